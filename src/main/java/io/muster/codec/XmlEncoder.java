@@ -1,0 +1,181 @@
+package io.muster.codec;
+
+import io.muster.model.Application;
+import io.muster.model.Applications;
+import io.muster.model.DataCenterInfo;
+import io.muster.model.InstanceInfo;
+import io.muster.model.LeaseInfo;
+import io.muster.model.PortInfo;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * Writes Eureka's XStream XML layout: {@code <overriddenstatus>} in lower case, ports as
+ * {@code <port enabled="true">8080</port>}, {@code class} attributes, and element names escaped as XStream does
+ * ({@code _} as {@code __}, {@code $} as {@code _-}).
+ */
+final class XmlEncoder {
+    private XmlEncoder() {
+    }
+
+    static byte[] instance(InstanceInfo info) {
+        StringBuilder sb = new StringBuilder(1024);
+        instanceElement(sb, info, Detail.FULL);
+        return bytes(sb);
+    }
+
+    static byte[] application(Application app, Detail detail) {
+        StringBuilder sb = new StringBuilder(1024 * (1 + app.instances().size()));
+        applicationElement(sb, app, detail);
+        return bytes(sb);
+    }
+
+    static byte[] applications(Applications apps, Detail detail) {
+        StringBuilder sb = new StringBuilder(256 + 1200 * apps.instanceCount());
+        sb.append("<applications>");
+        element(sb, WireNames.VERSIONS_DELTA, Long.toString(apps.version()));
+        element(sb, WireNames.APPS_HASHCODE, apps.appsHashCode());
+        for (Application app : apps.applications()) {
+            applicationElement(sb, app, detail);
+        }
+        sb.append("</applications>");
+        return bytes(sb);
+    }
+
+    private static byte[] bytes(StringBuilder sb) {
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void applicationElement(StringBuilder sb, Application app, Detail detail) {
+        sb.append("<application>");
+        element(sb, "name", app.name());
+        for (InstanceInfo i : app.instances()) {
+            instanceElement(sb, i, detail);
+        }
+        sb.append("</application>");
+    }
+
+    private static void instanceElement(StringBuilder sb, InstanceInfo i, Detail detail) {
+        boolean full = detail == Detail.FULL;
+        sb.append("<instance>");
+        optional(sb, "instanceId", i.instanceId());
+        element(sb, "hostName", i.hostName());
+        element(sb, "app", i.app());
+        element(sb, "ipAddr", i.ipAddr());
+        if (full && WireNames.writesSid(i.sid())) {
+            element(sb, "sid", i.sid());
+        }
+        element(sb, "status", i.status().name());
+        if (full) {
+            element(sb, "overriddenstatus", i.overriddenStatus().name());
+        }
+        port(sb, "port", i.port());
+        port(sb, "securePort", i.securePort());
+        if (full) {
+            element(sb, "countryId", Integer.toString(i.countryId()));
+        }
+        if (i.dataCenterInfo() != null) {
+            dataCenter(sb, i.dataCenterInfo(), detail);
+        }
+        if (full) {
+            lease(sb, i.leaseInfo());
+            metadata(sb, i.metadata());
+            optional(sb, "appGroupName", i.appGroupName());
+            optional(sb, "homePageUrl", i.homePageUrl());
+            optional(sb, "statusPageUrl", i.statusPageUrl());
+            optional(sb, "healthCheckUrl", i.healthCheckUrl());
+            optional(sb, "secureHealthCheckUrl", i.secureHealthCheckUrl());
+        }
+        optional(sb, "vipAddress", i.vipAddress());
+        optional(sb, "secureVipAddress", i.secureVipAddress());
+        if (full) {
+            element(sb, "isCoordinatingDiscoveryServer", Boolean.toString(i.isCoordinatingDiscoveryServer()));
+        }
+        element(sb, "lastUpdatedTimestamp", Long.toString(i.lastUpdatedTimestamp()));
+        if (full) {
+            element(sb, "lastDirtyTimestamp", Long.toString(i.lastDirtyTimestamp()));
+        }
+        if (i.actionType() != null) {
+            element(sb, "actionType", i.actionType().name());
+        }
+        if (full) {
+            optional(sb, "asgName", i.asgName());
+        }
+        sb.append("</instance>");
+    }
+
+    private static void port(StringBuilder sb, String name, PortInfo p) {
+        sb.append('<').append(name).append(" enabled=\"").append(p.enabled()).append("\">")
+                .append(p.port()).append("</").append(name).append('>');
+    }
+
+    private static void dataCenter(StringBuilder sb, DataCenterInfo dc, Detail detail) {
+        sb.append("<dataCenterInfo class=\"").append(WireNames.dataCenterClass(dc)).append("\">");
+        element(sb, "name", dc.name());
+        if (dc.isAmazon()) {
+            sb.append("<metadata>");
+            for (Map.Entry<String, String> e : dc.metadata().entrySet()) {
+                if (detail == Detail.FULL || WireNames.COMPACT_AWS_KEYS.contains(e.getKey())) {
+                    element(sb, XmlNames.encode(e.getKey()), e.getValue());
+                }
+            }
+            sb.append("</metadata>");
+        }
+        sb.append("</dataCenterInfo>");
+    }
+
+    private static void lease(StringBuilder sb, LeaseInfo l) {
+        sb.append("<leaseInfo>");
+        element(sb, "renewalIntervalInSecs", Integer.toString(l.renewalIntervalInSecs()));
+        element(sb, "durationInSecs", Integer.toString(l.durationInSecs()));
+        element(sb, "registrationTimestamp", Long.toString(l.registrationTimestamp()));
+        element(sb, "lastRenewalTimestamp", Long.toString(l.lastRenewalTimestamp()));
+        element(sb, "evictionTimestamp", Long.toString(l.evictionTimestamp()));
+        element(sb, "serviceUpTimestamp", Long.toString(l.serviceUpTimestamp()));
+        sb.append("</leaseInfo>");
+    }
+
+    private static void metadata(StringBuilder sb, Map<String, String> metadata) {
+        if (metadata.isEmpty()) {
+            sb.append("<metadata class=\"").append(WireNames.EMPTY_MAP_CLASS).append("\"/>");
+            return;
+        }
+        sb.append("<metadata>");
+        for (Map.Entry<String, String> e : metadata.entrySet()) {
+            element(sb, XmlNames.encode(e.getKey()), e.getValue());
+        }
+        sb.append("</metadata>");
+    }
+
+    private static void optional(StringBuilder sb, String name, String value) {
+        if (value != null) {
+            element(sb, name, value);
+        }
+    }
+
+    private static void element(StringBuilder sb, String name, String value) {
+        sb.append('<').append(name).append('>');
+        escape(sb, value == null ? "" : value);
+        sb.append("</").append(name).append('>');
+    }
+
+    private static void escape(StringBuilder sb, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '<' -> sb.append("&lt;");
+                case '>' -> sb.append("&gt;");
+                case '&' -> sb.append("&amp;");
+                case '"' -> sb.append("&quot;");
+                case '\'' -> sb.append("&apos;");
+                default -> {
+                    // characters XML 1.0 cannot carry are dropped rather than producing an unreadable document
+                    if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+    }
+}

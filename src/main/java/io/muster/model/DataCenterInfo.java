@@ -1,0 +1,18 @@
+package io.muster.model;
+
+import java.util.Map;
+import java.util.Objects;
+
+/** Where an instance runs: Eureka's {@code MyOwn}, {@code Netflix} or {@code Amazon} (with AWS metadata). */
+public record DataCenterInfo(String name, Map<String, String> metadata) {
+    public static final DataCenterInfo MY_OWN = new DataCenterInfo("MyOwn", Map.of());
+
+    public DataCenterInfo {
+        Objects.requireNonNull(name, "name");
+        metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
+    }
+
+    public boolean isAmazon() {
+        return "Amazon".equals(name);
+    }
+}

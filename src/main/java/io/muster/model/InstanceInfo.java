@@ -1,0 +1,164 @@
+package io.muster.model;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One registered instance, in Eureka's field set. Immutable: the registry replaces an instance, it never changes
+ * one in place, so snapshots, caches and peers can share instances without locks. Timestamps are epoch millis
+ * because they are wire values that clients compare for equality ({@code lastDirtyTimestamp} is the client's
+ * version of its own record).
+ */
+public record InstanceInfo(
+        String instanceId, String hostName, String app, String ipAddr, String sid,
+        InstanceStatus status, InstanceStatus overriddenStatus,
+        PortInfo port, PortInfo securePort, int countryId,
+        DataCenterInfo dataCenterInfo, LeaseInfo leaseInfo, Map<String, String> metadata,
+        String appGroupName, String homePageUrl, String statusPageUrl, String healthCheckUrl,
+        String secureHealthCheckUrl, String vipAddress, String secureVipAddress,
+        boolean isCoordinatingDiscoveryServer, long lastUpdatedTimestamp, long lastDirtyTimestamp,
+        ActionType actionType, String asgName) {
+
+    public InstanceInfo {
+        status = status == null ? InstanceStatus.UP : status;
+        overriddenStatus = overriddenStatus == null ? InstanceStatus.UNKNOWN : overriddenStatus;
+        port = port == null ? PortInfo.DEFAULT_PORT : port;
+        securePort = securePort == null ? PortInfo.DEFAULT_SECURE_PORT : securePort;
+        leaseInfo = leaseInfo == null ? LeaseInfo.DEFAULT : leaseInfo;
+        // insertion order is kept so that what a client registered is echoed back in the same order
+        metadata = metadata == null || metadata.isEmpty() ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+    }
+
+    /** The registry key and the {@code {id}} in URLs: instanceId, else the AWS instance id, else the host name. */
+    public String id() {
+        if (instanceId != null && !instanceId.isEmpty()) {
+            return instanceId;
+        }
+        if (dataCenterInfo != null && dataCenterInfo.isAmazon()) {
+            String awsId = dataCenterInfo.metadata().get("instance-id");
+            if (awsId != null && !awsId.isEmpty()) {
+                return awsId;
+            }
+        }
+        return hostName;
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public InstanceInfo withStatus(InstanceStatus newStatus) {
+        return toBuilder().status(newStatus).build();
+    }
+
+    public InstanceInfo withActionType(ActionType newActionType) {
+        return actionType == newActionType ? this : toBuilder().actionType(newActionType).build();
+    }
+
+    public InstanceInfo withLeaseInfo(LeaseInfo newLeaseInfo) {
+        return toBuilder().leaseInfo(newLeaseInfo).build();
+    }
+
+    /** Fills a decoded instance; the defaults are Eureka's. */
+    public static final class Builder {
+        private String instanceId;
+        private String hostName;
+        private String app;
+        private String ipAddr;
+        private String sid = "na";
+        private InstanceStatus status = InstanceStatus.UP;
+        private InstanceStatus overriddenStatus = InstanceStatus.UNKNOWN;
+        private PortInfo port = PortInfo.DEFAULT_PORT;
+        private PortInfo securePort = PortInfo.DEFAULT_SECURE_PORT;
+        private int countryId = 1;
+        private DataCenterInfo dataCenterInfo;
+        private LeaseInfo leaseInfo = LeaseInfo.DEFAULT;
+        private Map<String, String> metadata = Map.of();
+        private String appGroupName;
+        private String homePageUrl;
+        private String statusPageUrl;
+        private String healthCheckUrl;
+        private String secureHealthCheckUrl;
+        private String vipAddress;
+        private String secureVipAddress;
+        private boolean isCoordinatingDiscoveryServer;
+        private long lastUpdatedTimestamp;
+        private long lastDirtyTimestamp;
+        private ActionType actionType;
+        private String asgName;
+
+        private Builder() {
+        }
+
+        private Builder(InstanceInfo i) {
+            instanceId = i.instanceId;
+            hostName = i.hostName;
+            app = i.app;
+            ipAddr = i.ipAddr;
+            sid = i.sid;
+            status = i.status;
+            overriddenStatus = i.overriddenStatus;
+            port = i.port;
+            securePort = i.securePort;
+            countryId = i.countryId;
+            dataCenterInfo = i.dataCenterInfo;
+            leaseInfo = i.leaseInfo;
+            metadata = i.metadata;
+            appGroupName = i.appGroupName;
+            homePageUrl = i.homePageUrl;
+            statusPageUrl = i.statusPageUrl;
+            healthCheckUrl = i.healthCheckUrl;
+            secureHealthCheckUrl = i.secureHealthCheckUrl;
+            vipAddress = i.vipAddress;
+            secureVipAddress = i.secureVipAddress;
+            isCoordinatingDiscoveryServer = i.isCoordinatingDiscoveryServer;
+            lastUpdatedTimestamp = i.lastUpdatedTimestamp;
+            lastDirtyTimestamp = i.lastDirtyTimestamp;
+            actionType = i.actionType;
+            asgName = i.asgName;
+        }
+
+        public Builder instanceId(String v) { instanceId = v; return this; }
+        public Builder hostName(String v) { hostName = v; return this; }
+        public Builder app(String v) { app = v; return this; }
+        public Builder ipAddr(String v) { ipAddr = v; return this; }
+        public Builder sid(String v) { sid = v; return this; }
+        public Builder status(InstanceStatus v) { status = v; return this; }
+        public Builder overriddenStatus(InstanceStatus v) { overriddenStatus = v; return this; }
+        public Builder port(PortInfo v) { port = v; return this; }
+        public Builder securePort(PortInfo v) { securePort = v; return this; }
+        public Builder countryId(int v) { countryId = v; return this; }
+        public Builder dataCenterInfo(DataCenterInfo v) { dataCenterInfo = v; return this; }
+        public Builder leaseInfo(LeaseInfo v) { leaseInfo = v; return this; }
+        public Builder metadata(Map<String, String> v) { metadata = v; return this; }
+        public Builder appGroupName(String v) { appGroupName = v; return this; }
+        public Builder homePageUrl(String v) { homePageUrl = v; return this; }
+        public Builder statusPageUrl(String v) { statusPageUrl = v; return this; }
+        public Builder healthCheckUrl(String v) { healthCheckUrl = v; return this; }
+        public Builder secureHealthCheckUrl(String v) { secureHealthCheckUrl = v; return this; }
+        public Builder vipAddress(String v) { vipAddress = v; return this; }
+        public Builder secureVipAddress(String v) { secureVipAddress = v; return this; }
+        public Builder isCoordinatingDiscoveryServer(boolean v) { isCoordinatingDiscoveryServer = v; return this; }
+        public Builder lastUpdatedTimestamp(long v) { lastUpdatedTimestamp = v; return this; }
+        public Builder lastDirtyTimestamp(long v) { lastDirtyTimestamp = v; return this; }
+        public Builder actionType(ActionType v) { actionType = v; return this; }
+        public Builder asgName(String v) { asgName = v; return this; }
+
+        public String app() {
+            return app;
+        }
+
+        public InstanceInfo build() {
+            return new InstanceInfo(instanceId, hostName, app, ipAddr, sid, status, overriddenStatus, port, securePort,
+                    countryId, dataCenterInfo, leaseInfo, metadata, appGroupName, homePageUrl, statusPageUrl,
+                    healthCheckUrl, secureHealthCheckUrl, vipAddress, secureVipAddress, isCoordinatingDiscoveryServer,
+                    lastUpdatedTimestamp, lastDirtyTimestamp, actionType, asgName);
+        }
+    }
+}

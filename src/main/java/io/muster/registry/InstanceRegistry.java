@@ -1,0 +1,462 @@
+package io.muster.registry;
+
+import io.muster.model.ActionType;
+import io.muster.model.Application;
+import io.muster.model.Applications;
+import io.muster.model.AppsHashCode;
+import io.muster.model.InstanceInfo;
+import io.muster.model.InstanceStatus;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+
+/**
+ * The live registry of instances and their leases, with Eureka's rules for registration, renewal, cancellation,
+ * status overrides and dirty timestamps.
+ *
+ * <p>Thread safety: lookups and plain renewals never lock; they read a {@link ConcurrentHashMap} of immutable
+ * {@link Lease}s, and a renewal swaps its lease with {@code computeIfPresent}. Every change that clients can see
+ * (register, cancel, expire, status override set or deleted, a renewal that corrects the status) runs under
+ * {@code changeLock}, which also covers the delta queue, the sequence number and the listener calls. Snapshots and
+ * deltas take the same lock, so a delta and the apps hash it carries describe one state of the registry.
+ * Over 400 lines? No: the rules are short; keep it that way.
+ */
+public final class InstanceRegistry {
+    private final Clock clock;
+    private final Map<String, Map<String, Lease>> apps = new ConcurrentHashMap<>();
+    private final ReentrantLock changeLock = new ReentrantLock();
+    private final StatusOverrides overrides;
+    private final RecentChanges recentChanges;
+    private final ActivityLog activity = new ActivityLog(1000);
+    private final RenewalRate renewals;
+    private final List<RegistryListener> listeners = new CopyOnWriteArrayList<>();
+    private long sequence;          // guarded by changeLock
+    private long deltaVersion;      // guarded by changeLock
+
+    public InstanceRegistry(Clock clock, Duration deltaRetention) {
+        this.clock = clock;
+        this.overrides = new StatusOverrides(clock);
+        this.recentChanges = new RecentChanges(deltaRetention);
+        this.renewals = new RenewalRate(clock);
+    }
+
+    public void addListener(RegistryListener listener) {
+        listeners.add(listener);
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /** Registers or re-registers an instance. The app name is the instance's own (upper case). */
+    public void register(InstanceInfo registrant, Origin origin) {
+        Instant now = clock.instant();
+        changeLock.lock();
+        try {
+            Map<String, Lease> leases = apps.computeIfAbsent(registrant.app(), a -> new ConcurrentHashMap<>());
+            String id = registrant.id();
+            Lease existing = leases.get(id);
+            InstanceInfo incoming = registrant;
+            if (existing != null && existing.instance().lastDirtyTimestamp() > incoming.lastDirtyTimestamp()) {
+                // a stale registration (older client-side version) must not roll back a newer one
+                incoming = existing.instance();
+            }
+            if (incoming.overriddenStatus() != InstanceStatus.UNKNOWN) {
+                overrides.putIfAbsent(id, incoming.overriddenStatus());
+            }
+            Optional<InstanceStatus> override = overrides.get(id);
+            InstanceStatus status = StatusResolver.resolve(incoming, override, existing, origin);
+            InstanceInfo stored = incoming.toBuilder()
+                    .overriddenStatus(override.orElse(incoming.overriddenStatus()))
+                    .status(status).actionType(ActionType.ADDED).lastUpdatedTimestamp(now.toEpochMilli())
+                    .isCoordinatingDiscoveryServer(false).build();
+            Lease lease = Lease.fresh(stored, now, existing == null ? null : existing.serviceUpAt());
+            if (status == InstanceStatus.UP) {
+                lease = lease.serviceUp(now);
+            }
+            leases.put(id, lease);
+            record(now, stored, "REGISTERED");
+            publish(new RegistryChange.Registered(stored, existing == null ? null : existing.instance(), origin,
+                    sequence));
+        } finally {
+            changeLock.unlock();
+        }
+    }
+
+    /**
+     * A heartbeat, with Eureka's dirty-timestamp rules: a client whose copy is newer than ours is told to register
+     * again; a peer whose copy is older is sent ours.
+     *
+     * @param lastDirtyTimestamp the sender's version of the instance, or null when not sent
+     * @param overriddenStatus   the override a peer reports along with the heartbeat, or null
+     */
+    public RenewOutcome renew(String app, String id, Long lastDirtyTimestamp, InstanceStatus overriddenStatus,
+                              Origin origin) {
+        Map<String, Lease> leases = apps.get(normalize(app));
+        Lease lease = leases == null ? null : leases.get(id);
+        if (lease == null) {
+            return RenewOutcome.NOT_FOUND;
+        }
+        InstanceStatus resolved = StatusResolver.resolve(lease.instance(), overrides.get(id), lease, origin);
+        if (resolved == InstanceStatus.UNKNOWN) {
+            return RenewOutcome.NOT_FOUND;     // e.g. after an override delete without value: re-register
+        }
+        Instant now = clock.instant();
+        Lease renewed = resolved == lease.instance().status()
+                ? leases.computeIfPresent(id, (k, l) -> l.renewed(now))
+                : renewWithStatus(leases, id, resolved, now, origin);
+        if (renewed == null) {
+            return RenewOutcome.NOT_FOUND;     // cancelled while we looked
+        }
+        renewals.increment();
+        if (resolved == lease.instance().status()) {
+            publish(new RegistryChange.Renewed(renewed.instance(), origin, 0));
+        }
+        return compareDirtyTimestamps(renewed.instance(), lastDirtyTimestamp, overriddenStatus, origin);
+    }
+
+    private Lease renewWithStatus(Map<String, Lease> leases, String id, InstanceStatus status, Instant now,
+                                  Origin origin) {
+        changeLock.lock();
+        try {
+            Lease current = leases.get(id);
+            if (current == null) {
+                return null;
+            }
+            InstanceInfo changed = current.instance().toBuilder().status(status).actionType(ActionType.MODIFIED)
+                    .lastUpdatedTimestamp(now.toEpochMilli()).build();
+            Lease renewed = current.withInstance(changed).renewed(now);
+            if (status == InstanceStatus.UP) {
+                renewed = renewed.serviceUp(now);
+            }
+            leases.put(id, renewed);
+            record(now, changed, "STATUS " + status);
+            publish(new RegistryChange.Renewed(changed, origin, sequence));
+            return renewed;
+        } finally {
+            changeLock.unlock();
+        }
+    }
+
+    private RenewOutcome compareDirtyTimestamps(InstanceInfo stored, Long theirs, InstanceStatus overriddenStatus,
+                                                Origin origin) {
+        if (theirs == null || theirs == stored.lastDirtyTimestamp()) {
+            return RenewOutcome.OK;
+        }
+        if (theirs > stored.lastDirtyTimestamp()) {
+            if (origin == Origin.PEER && overriddenStatus != null && overriddenStatus != InstanceStatus.UNKNOWN) {
+                overrides.put(stored.id(), overriddenStatus);
+            }
+            return RenewOutcome.NOT_FOUND;
+        }
+        return origin == Origin.PEER ? RenewOutcome.conflict(stored) : RenewOutcome.OK;
+    }
+
+    public boolean cancel(String app, String id, Origin origin) {
+        return remove(app, id, origin, false);
+    }
+
+    /** Removes a lapsed lease (eviction). Not a client action, so never replicated. */
+    public boolean expire(String app, String id) {
+        return remove(app, id, Origin.CLIENT, true);
+    }
+
+    private boolean remove(String app, String id, Origin origin, boolean expired) {
+        Instant now = clock.instant();
+        changeLock.lock();
+        try {
+            String appName = normalize(app);
+            Map<String, Lease> leases = apps.get(appName);
+            Lease removed = leases == null ? null : leases.remove(id);
+            if (removed == null) {
+                return false;
+            }
+            if (leases.isEmpty()) {
+                apps.remove(appName, leases);
+            }
+            overrides.remove(id);
+            InstanceInfo gone = removed.instance().toBuilder().actionType(ActionType.DELETED)
+                    .lastUpdatedTimestamp(now.toEpochMilli()).build();
+            record(now, gone, expired ? "EVICTED" : "CANCELLED");
+            publish(expired ? new RegistryChange.Expired(gone, sequence)
+                    : new RegistryChange.Cancelled(gone, origin, sequence));
+            return true;
+        } finally {
+            changeLock.unlock();
+        }
+    }
+
+    /** Sets a status override ({@code PUT .../status}). False when the instance is unknown. */
+    public boolean statusUpdate(String app, String id, InstanceStatus newStatus, Long lastDirtyTimestamp,
+                                Origin origin) {
+        return changeStatus(app, id, lastDirtyTimestamp, origin, lease -> {
+            if (lease.instance().status() == newStatus) {
+                return null;   // Eureka records nothing (and creates no override) when the status is unchanged
+            }
+            overrides.put(id, newStatus);
+            return lease.instance().toBuilder().overriddenStatus(newStatus).status(newStatus);
+        });
+    }
+
+    /** Removes a status override; the status becomes {@code newStatus} (UNKNOWN when the caller gave none). */
+    public boolean deleteStatusOverride(String app, String id, InstanceStatus newStatus, Long lastDirtyTimestamp,
+                                        Origin origin) {
+        return changeStatus(app, id, lastDirtyTimestamp, origin, lease -> overrides.remove(id).isEmpty() ? null
+                : lease.instance().toBuilder().overriddenStatus(InstanceStatus.UNKNOWN).status(newStatus));
+    }
+
+    private interface StatusEdit {
+        /** The edited instance, or null when nothing changes. */
+        InstanceInfo.Builder apply(Lease lease);
+    }
+
+    private boolean changeStatus(String app, String id, Long lastDirtyTimestamp, Origin origin, StatusEdit edit) {
+        Instant now = clock.instant();
+        changeLock.lock();
+        try {
+            Map<String, Lease> leases = apps.get(normalize(app));
+            Lease lease = leases == null ? null : leases.get(id);
+            if (lease == null) {
+                return false;
+            }
+            lease = lease.renewed(now);    // counts for expiry, not for the renewal rate (as in Eureka)
+            InstanceInfo.Builder edited = edit.apply(lease);
+            if (edited != null) {
+                long dirty = lastDirtyTimestamp != null
+                        ? Math.max(lastDirtyTimestamp, lease.instance().lastDirtyTimestamp())
+                        : lease.instance().lastDirtyTimestamp();
+                InstanceInfo changed = edited.lastDirtyTimestamp(dirty).actionType(ActionType.MODIFIED)
+                        .lastUpdatedTimestamp(now.toEpochMilli()).build();
+                lease = lease.withInstance(changed);
+                if (changed.status() == InstanceStatus.UP) {
+                    lease = lease.serviceUp(now);
+                }
+                leases.put(id, lease);
+                record(now, changed, "STATUS " + changed.status());
+                boolean overrideSet = changed.overriddenStatus() != InstanceStatus.UNKNOWN;
+                publish(overrideSet ? new RegistryChange.StatusChanged(changed, origin, sequence)
+                        : new RegistryChange.OverrideDeleted(changed, origin, sequence));
+            } else {
+                leases.put(id, lease);
+            }
+            return true;
+        } finally {
+            changeLock.unlock();
+        }
+    }
+
+    /**
+     * Merges metadata into an instance and registers it again, as Eureka does (a full re-registration, replicated
+     * as a register). Empty when the instance is unknown.
+     */
+    public Optional<InstanceInfo> updateMetadata(String app, String id, Map<String, String> metadata) {
+        changeLock.lock();   // reentrant: register takes it again; holding it makes read-merge-write atomic
+        try {
+            Optional<Lease> lease = lease(app, id);
+            if (lease.isEmpty()) {
+                return Optional.empty();
+            }
+            Map<String, String> merged = new LinkedHashMap<>(lease.get().instance().metadata());
+            merged.putAll(metadata);
+            register(lease.get().instance().toBuilder().metadata(merged).build(), Origin.CLIENT);
+            return lease(app, id).map(Lease::instance);
+        } finally {
+            changeLock.unlock();
+        }
+    }
+
+    private void record(Instant now, InstanceInfo instance, String what) {
+        sequence++;
+        recentChanges.add(now, instance);
+        activity.add(new ActivityLog.Activity(now, what, instance.app(), instance.id(), instance.status().name()));
+    }
+
+    private void publish(RegistryChange change) {
+        for (RegistryListener l : listeners) {
+            l.onChange(change);
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    public Optional<Lease> lease(String app, String id) {
+        Map<String, Lease> leases = apps.get(normalize(app));
+        return Optional.ofNullable(leases == null ? null : leases.get(id));
+    }
+
+    public Optional<InstanceInfo> instance(String app, String id) {
+        return lease(app, id).map(Lease::decorated);
+    }
+
+    /** The first instance with this id in any app (ids are meant to be unique). */
+    public Optional<InstanceInfo> instanceById(String id) {
+        for (Map<String, Lease> leases : apps.values()) {
+            Lease lease = leases.get(id);
+            if (lease != null) {
+                return Optional.of(lease.decorated());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** One app with its instances; empty when unknown or without instances (a 404 for clients). */
+    public Optional<Application> application(String app) {
+        String name = normalize(app);
+        Map<String, Lease> leases = apps.get(name);
+        if (leases == null || leases.isEmpty()) {
+            return Optional.empty();
+        }
+        List<InstanceInfo> instances = leases.values().stream().map(Lease::decorated).toList();
+        return instances.isEmpty() ? Optional.empty() : Optional.of(new Application(name, instances));
+    }
+
+    /** The full registry, version 1, with its hash; taken under the change lock so hash and content agree. */
+    public RegistrySnapshot snapshot() {
+        return filtered(1, i -> true);
+    }
+
+    /** Instances whose VIP address list contains {@code vip} exactly; version -1 as in Eureka. */
+    public RegistrySnapshot vip(String vip, boolean secure) {
+        return filtered(-1, i -> containsVip(secure ? i.secureVipAddress() : i.vipAddress(), vip));
+    }
+
+    private static boolean containsVip(String list, String vip) {
+        if (list == null) {
+            return false;
+        }
+        for (String v : list.split(",")) {
+            if (v.trim().equals(vip)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private RegistrySnapshot filtered(long version, Predicate<InstanceInfo> filter) {
+        List<List<Lease>> perApp = new ArrayList<>();
+        Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
+        long seq;
+        changeLock.lock();
+        try {
+            seq = sequence;
+            for (Map<String, Lease> leases : apps.values()) {
+                List<Lease> kept = new ArrayList<>(leases.size());
+                for (Lease lease : leases.values()) {
+                    if (filter.test(lease.instance())) {
+                        kept.add(lease);
+                        counts.merge(lease.instance().status(), 1, Integer::sum);
+                    }
+                }
+                if (!kept.isEmpty()) {
+                    perApp.add(kept);
+                }
+            }
+        } finally {
+            changeLock.unlock();
+        }
+        List<Application> result = new ArrayList<>(perApp.size());
+        for (List<Lease> leases : perApp) {
+            result.add(new Application(leases.get(0).instance().app(),
+                    leases.stream().map(Lease::decorated).toList()));
+        }
+        result.sort(Comparator.comparing(Application::name));
+        return new RegistrySnapshot(new Applications(version, AppsHashCode.of(counts), result), seq);
+    }
+
+    /**
+     * The delta: the latest state of every instance changed within the retention window, with the hash of the
+     * whole registry at that same moment, so a client that merges it computes the same hash.
+     */
+    public RegistrySnapshot delta() {
+        Map<String, List<InstanceInfo>> byApp = new LinkedHashMap<>();
+        Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
+        long seq;
+        long version;
+        changeLock.lock();
+        try {
+            seq = sequence;
+            version = ++deltaVersion;
+            for (Map<String, Lease> leases : apps.values()) {
+                for (Lease lease : leases.values()) {
+                    counts.merge(lease.instance().status(), 1, Integer::sum);
+                }
+            }
+            for (RecentChanges.Entry e : recentChanges.latestByInstance().values()) {
+                InstanceInfo last = e.state();
+                // the live lease adds current lease timestamps; its instance is the last recorded state
+                Lease lease = last.actionType() == ActionType.DELETED ? null
+                        : lease(last.app(), last.id()).orElse(null);
+                byApp.computeIfAbsent(last.app(), a -> new ArrayList<>())
+                        .add(lease != null ? lease.decorated() : last);
+            }
+        } finally {
+            changeLock.unlock();
+        }
+        List<Application> result = new ArrayList<>();
+        byApp.forEach((name, instances) -> result.add(new Application(name, instances)));
+        return new RegistrySnapshot(new Applications(version, AppsHashCode.of(counts), result), seq);
+    }
+
+    /** Drops delta entries older than the retention window. */
+    public int purgeRecentChanges() {
+        changeLock.lock();
+        try {
+            return recentChanges.purge(clock.instant());
+        } finally {
+            changeLock.unlock();
+        }
+    }
+
+    /** Leases whose expiry (plus {@code grace}) has passed, at this moment. */
+    public List<Lease> expiredLeases(Duration grace) {
+        Instant now = clock.instant();
+        List<Lease> expired = new ArrayList<>();
+        for (Map<String, Lease> leases : apps.values()) {
+            for (Lease lease : leases.values()) {
+                if (lease.isExpired(now, grace)) {
+                    expired.add(lease);
+                }
+            }
+        }
+        return expired;
+    }
+
+    public int size() {
+        int n = 0;
+        for (Map<String, Lease> leases : apps.values()) {
+            n += leases.size();
+        }
+        return n;
+    }
+
+    public int applicationCount() {
+        return apps.size();
+    }
+
+    public long renewalsLastMinute() {
+        return renewals.lastMinute();
+    }
+
+    public Map<String, InstanceStatus> statusOverrides() {
+        return overrides.snapshot();
+    }
+
+    public ActivityLog activity() {
+        return activity;
+    }
+
+    private static String normalize(String app) {
+        return app.toUpperCase(Locale.ROOT);
+    }
+}
