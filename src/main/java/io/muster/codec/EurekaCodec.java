@@ -34,4 +34,9 @@ public final class EurekaCodec {
     public static Applications decodeApplications(WireFormat format, byte[] body, long now) {
         return format == WireFormat.JSON ? JsonDecoder.applications(body, now) : XmlDecoder.applications(body, now);
     }
+
+    /** A two-level document of string values as XML, e.g. the {@code <status>} document. */
+    public static byte[] encodeSections(String root, java.util.Map<String, java.util.Map<String, String>> sections) {
+        return XmlEncoder.sections(root, sections);
+    }
 }

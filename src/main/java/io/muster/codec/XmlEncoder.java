@@ -43,6 +43,18 @@ final class XmlEncoder {
         return bytes(sb);
     }
 
+    static byte[] sections(String root, Map<String, Map<String, String>> sections) {
+        StringBuilder sb = new StringBuilder(512);
+        sb.append('<').append(root).append('>');
+        sections.forEach((name, values) -> {
+            sb.append('<').append(name).append('>');
+            values.forEach((k, v) -> element(sb, XmlNames.encode(k), v));
+            sb.append("</").append(name).append('>');
+        });
+        sb.append("</").append(root).append('>');
+        return bytes(sb);
+    }
+
     private static byte[] bytes(StringBuilder sb) {
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }

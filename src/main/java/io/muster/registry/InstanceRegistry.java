@@ -43,7 +43,7 @@ public final class InstanceRegistry {
     private final ActivityLog activity = new ActivityLog(1000);
     private final RenewalRate renewals;
     private final List<RegistryListener> listeners = new CopyOnWriteArrayList<>();
-    private long sequence;          // guarded by changeLock
+    private volatile long sequence; // written under changeLock; read without it by the response cache
     private long deltaVersion;      // guarded by changeLock
 
     public InstanceRegistry(Clock clock, Duration deltaRetention) {
@@ -430,6 +430,11 @@ public final class InstanceRegistry {
             }
         }
         return expired;
+    }
+
+    /** The number of the last visible change. Anything read after this call reflects at least that change. */
+    public long sequence() {
+        return sequence;
     }
 
     public int size() {

@@ -1,0 +1,85 @@
+package io.muster.bootstrap;
+
+import io.muster.cache.ResponseCache;
+import io.muster.config.ServerConfig;
+import io.muster.eviction.Evictor;
+import io.muster.eviction.SelfPreservation;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.TrafficGate;
+import io.muster.resources.Api;
+import io.muster.resources.StatusReport;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.logging.Logger;
+
+/**
+ * The object graph of one server and its lifecycle: sync from peers, open for traffic, run the periodic tasks,
+ * and stop them all again. Built by {@link RegistryBootstrap}; holds no static state, so redeploys start clean.
+ */
+public final class RegistryServer implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(RegistryServer.class.getName());
+
+    private final ServerConfig config;
+    private final InstanceRegistry registry;
+    private final ResponseCache cache;
+    private final SelfPreservation selfPreservation;
+    private final Evictor evictor;
+    private final TrafficGate gate;
+    private final Api api;
+    private Scheduler scheduler;
+
+    public RegistryServer(ServerConfig config, Clock clock) {
+        this.config = config;
+        this.registry = new InstanceRegistry(clock, config.delta().retention());
+        this.cache = new ResponseCache(registry, config.responseCache(), clock);
+        this.selfPreservation = new SelfPreservation(config.selfPreservation(), registry);
+        this.evictor = new Evictor(config.eviction(), config.selfPreservation().renewalPercentThreshold(), registry,
+                selfPreservation, clock, new SecureRandom());
+        this.gate = new TrafficGate(clock);
+        registry.addListener(cache);
+        registry.addListener(selfPreservation);
+        StatusReport status = new StatusReport(registry, selfPreservation, evictor, cache, gate, clock,
+                config.environment(), config.dataCenter(), config.peers().serviceUrls());
+        this.api = new Api(registry, cache, gate, config.delta().disabled(), clock, status);
+    }
+
+    /** Syncs from peers (none yet: replication is a later piece), opens for traffic and schedules the tasks. */
+    public void start() {
+        int copied = syncUp();
+        boolean emptySync = !config.peers().serviceUrls().isEmpty() && copied == 0;
+        selfPreservation.expectClients(copied);
+        gate.open(emptySync, config.startup().waitWhenSyncEmpty());
+        if (emptySync) {
+            LOG.warning("Muster: no instances copied from peers; reads answer 403 for "
+                    + config.startup().waitWhenSyncEmpty().toSeconds() + " s while clients re-register");
+        }
+        scheduler = new Scheduler();
+        scheduler.every("eviction", config.eviction().interval(), evictor::run);
+        scheduler.every("delta-retention", config.delta().purgeInterval(), registry::purgeRecentChanges);
+        if (config.responseCache().useReadOnlyCache()) {
+            scheduler.every("response-cache-refresh", config.responseCache().updateInterval(),
+                    cache::refreshReadOnly);
+        }
+        scheduler.every("renewal-threshold", config.selfPreservation().thresholdUpdateInterval(),
+                selfPreservation::updateThreshold);
+        LOG.info("Muster: open for traffic with " + copied + " instances copied from peers");
+    }
+
+    private int syncUp() {
+        return 0;
+    }
+
+    public Api api() {
+        return api;
+    }
+
+    @Override
+    public void close() {
+        if (scheduler != null) {
+            scheduler.close();
+            scheduler = null;
+        }
+        LOG.info("Muster: stopped");
+    }
+}

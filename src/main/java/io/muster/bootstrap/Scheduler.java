@@ -1,0 +1,54 @@
+package io.muster.bootstrap;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The server's one timer: periodic tasks on a single named daemon thread. A task that throws is logged and keeps
+ * its schedule (a bare {@link ScheduledExecutorService} silently cancels it, and a {@code Timer} dies).
+ *
+ * <p>Thread safety: safe to call from any thread; tasks run one at a time, so they need no locking among
+ * themselves.
+ */
+final class Scheduler implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(Scheduler.class.getName());
+    static final String THREAD_NAME = "muster-scheduler";
+
+    private final ScheduledExecutorService executor;
+
+    Scheduler() {
+        ThreadFactory factory = r -> {
+            Thread t = new Thread(r, THREAD_NAME);
+            t.setDaemon(true);
+            return t;
+        };
+        executor = Executors.newSingleThreadScheduledExecutor(factory);
+    }
+
+    void every(String name, Duration period, Runnable task) {
+        executor.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (Throwable t) {   // keep the schedule whatever happens; the next run may succeed
+                LOG.log(Level.WARNING, "Muster task " + name + " failed; it will run again in " + period, t);
+            }
+        }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+        try {
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                LOG.warning("Muster scheduler did not stop within 5 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

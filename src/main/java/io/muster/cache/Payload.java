@@ -1,0 +1,71 @@
+package io.muster.cache;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.zip.Deflater;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Encoded response bytes and their gzip form (compressed once, on first use), tagged with the registry change
+ * sequence they were built from. An empty payload means "not found".
+ *
+ * <p>Thread safety: immutable apart from the memoized gzip bytes, which are published through a volatile field;
+ * two threads may both compress once, which is harmless.
+ */
+public final class Payload {
+    static final Payload EMPTY_AT_ZERO = new Payload(new byte[0], 0, 0);
+
+    private final byte[] bytes;
+    private final long builtFrom;
+    private final long builtAtNanos;
+    private volatile byte[] gzipped;
+
+    Payload(byte[] bytes, long builtFrom, long builtAtNanos) {
+        this.bytes = bytes;
+        this.builtFrom = builtFrom;
+        this.builtAtNanos = builtAtNanos;
+    }
+
+    public boolean isEmpty() {
+        return bytes.length == 0;
+    }
+
+    /** The plain bytes. Callers must not modify the array. */
+    public byte[] bytes() {
+        return bytes;
+    }
+
+    /** The gzip bytes. Callers must not modify the array. */
+    public byte[] gzipped() {
+        byte[] g = gzipped;
+        if (g == null) {
+            g = gzip(bytes);
+            gzipped = g;
+        }
+        return g;
+    }
+
+    long builtFrom() {
+        return builtFrom;
+    }
+
+    long builtAtNanos() {
+        return builtAtNanos;
+    }
+
+    private static byte[] gzip(byte[] plain) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, plain.length / 6));
+        // fastest level: registry JSON is repetitive, level 1 gets most of the ratio at a fraction of the CPU
+        try (GZIPOutputStream gz = new GZIPOutputStream(out, 8192) {
+            {
+                def.setLevel(Deflater.BEST_SPEED);
+            }
+        }) {
+            gz.write(plain);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,171 @@
+package io.muster.cache;
+
+import com.google.common.base.Ticker;
+import com.google.common.cache.CacheBuilder;
+import com.google.common.cache.CacheLoader;
+import com.google.common.cache.LoadingCache;
+import com.google.common.util.concurrent.UncheckedExecutionException;
+import io.muster.codec.EurekaCodec;
+import io.muster.config.ServerConfig.ResponseCacheConfig;
+import io.muster.model.InstanceInfo;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.RegistryChange;
+import io.muster.registry.RegistryListener;
+import io.muster.registry.RegistrySnapshot;
+
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Ready-to-send fetch responses in Eureka's two tiers: a read-write Guava {@link LoadingCache} whose entries expire
+ * 180 s after they were built, and a read-only map in front of it that a periodic task refreshes. Unlike Eureka,
+ * the refresh runs every 500 ms by default and only replaces entries whose content changed, so a change is
+ * visible within about a second while a payload is rebuilt at most once per interval however fast the registry
+ * churns. Setting the interval to 30 s gives Eureka's behaviour; disabling the read-only tier makes every read
+ * fresh at the cost of a rebuild per change.
+ *
+ * <p>Invalidation is race-free by construction instead of by removal: each payload records the registry change
+ * sequence number read before its snapshot was taken, and each registry change stamps the entities it touched
+ * with its own number. A payload older than its entity's stamp is stale, however the invalidation and the load
+ * interleaved (Guava silently keeps a value whose load was in flight during {@code invalidate}, which is how
+ * Eureka's cache can serve a mid-burst snapshot for minutes).
+ *
+ * <p>Thread safety: the stamps are a concurrent map written by the registry's listener (under its change lock);
+ * both tiers are concurrent maps; Guava single-flights concurrent loads of one key.
+ */
+public final class ResponseCache implements RegistryListener {
+    private final InstanceRegistry registry;
+    private final boolean useReadOnly;
+    private final LoadingCache<CacheKey, Payload> readWrite;
+    private final Map<CacheKey, Payload> readOnly = new ConcurrentHashMap<>();
+    private final Map<CacheKey.Target, Long> stamps = new ConcurrentHashMap<>();
+    private volatile long everythingStamp;
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder builds = new LongAdder();
+    private final LongAdder buildNanos = new LongAdder();
+
+    public ResponseCache(InstanceRegistry registry, ResponseCacheConfig config, Clock clock) {
+        this.registry = registry;
+        this.useReadOnly = config.useReadOnlyCache();
+        Ticker ticker = new Ticker() {
+            @Override
+            public long read() {
+                return TimeUnit.MILLISECONDS.toNanos(clock.millis());
+            }
+        };
+        this.readWrite = CacheBuilder.newBuilder().initialCapacity(config.initialCapacity()).ticker(ticker)
+                .expireAfterWrite(config.autoExpiration())
+                .build(CacheLoader.from(this::build));
+    }
+
+    /** The payload for a request shape; empty when the app is unknown. */
+    public Payload get(CacheKey key) {
+        if (!useReadOnly) {
+            return fresh(key);
+        }
+        Payload p = readOnly.get(key);
+        if (p != null) {
+            hits.increment();
+            return p;
+        }
+        p = fresh(key);
+        readOnly.put(key, p);
+        return p;
+    }
+
+    /** Replaces read-only entries whose content changed since they were built. Run by the scheduler. */
+    public void refreshReadOnly() {
+        for (Map.Entry<CacheKey, Payload> e : readOnly.entrySet()) {
+            if (isStale(e.getKey(), e.getValue())) {
+                readOnly.put(e.getKey(), fresh(e.getKey()));
+            }
+        }
+    }
+
+    private Payload fresh(CacheKey key) {
+        while (true) {
+            Payload p;
+            try {
+                p = readWrite.getUnchecked(key);
+            } catch (UncheckedExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
+            }
+            if (!isStale(key, p)) {
+                return p;
+            }
+            readWrite.asMap().remove(key, p);   // only if nobody replaced it yet
+        }
+    }
+
+    private boolean isStale(CacheKey key, Payload p) {
+        long stamp = switch (key.entity()) {
+            case ALL_APPS, DELTA -> everythingStamp;
+            default -> stamps.getOrDefault(key.target(), 0L);
+        };
+        return p.builtFrom() < stamp;
+    }
+
+    private Payload build(CacheKey key) {
+        misses.increment();
+        long t0 = System.nanoTime();
+        long sequence = registry.sequence();   // read before the data: a later change makes this payload stale
+        byte[] bytes = switch (key.entity()) {
+            case ALL_APPS -> encode(key, registry.snapshot());
+            case DELTA -> encode(key, registry.delta());
+            case VIP -> encode(key, registry.vip(key.name(), false));
+            case SVIP -> encode(key, registry.vip(key.name(), true));
+            case APP -> registry.application(key.name())
+                    .map(app -> EurekaCodec.encode(key.format(), app, key.detail()))
+                    .orElse(new byte[0]);
+        };
+        long t1 = System.nanoTime();
+        builds.increment();
+        buildNanos.add(t1 - t0);
+        return new Payload(bytes, sequence, t1);
+    }
+
+    private static byte[] encode(CacheKey key, RegistrySnapshot snapshot) {
+        return EurekaCodec.encode(key.format(), snapshot.applications(), key.detail());
+    }
+
+    @Override
+    public void onChange(RegistryChange change) {
+        if (!change.isVisible()) {
+            return;
+        }
+        long seq = change.sequence();
+        everythingStamp = seq;
+        stamp(change.instance(), seq);
+        if (change instanceof RegistryChange.Registered r && r.previous() != null) {
+            stamp(r.previous(), seq);   // its VIPs may have changed
+        }
+    }
+
+    private void stamp(InstanceInfo instance, long seq) {
+        stamps.put(new CacheKey.Target(CacheKey.Entity.APP, instance.app()), seq);
+        stampVips(CacheKey.Entity.VIP, instance.vipAddress(), seq);
+        stampVips(CacheKey.Entity.SVIP, instance.secureVipAddress(), seq);
+    }
+
+    private void stampVips(CacheKey.Entity entity, String vips, long seq) {
+        if (vips == null) {
+            return;
+        }
+        for (String vip : vips.split(",")) {
+            stamps.put(new CacheKey.Target(entity, vip.trim()), seq);
+        }
+    }
+
+    public Stats stats() {
+        return new Stats(hits.sum(), misses.sum(), builds.sum(), buildNanos.sum(), readOnly.size(), readWrite.size());
+    }
+
+    /** Counters for status pages and metrics. */
+    public record Stats(long hits, long misses, long builds, long buildNanos, int readOnlyEntries,
+                        long readWriteEntries) {
+    }
+}

@@ -1,0 +1,80 @@
+package io.muster.eviction;
+
+import io.muster.config.ServerConfig.EvictionConfig;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.Lease;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One eviction pass: expired leases, capped so one pass never removes more than the share of the registry that
+ * self-preservation tolerates losing, chosen at random across apps (so one app is not wiped first).
+ *
+ * <p>Thread safety: meant for the scheduler's single thread; the counters are safe to read from anywhere.
+ */
+public final class Evictor {
+    private final EvictionConfig config;
+    private final double renewalPercentThreshold;
+    private final InstanceRegistry registry;
+    private final SelfPreservation selfPreservation;
+    private final Clock clock;
+    private final Random random;
+    private final AtomicReference<Instant> lastRun = new AtomicReference<>();
+    private final LongAdder evicted = new LongAdder();
+
+    public Evictor(EvictionConfig config, double renewalPercentThreshold, InstanceRegistry registry,
+                   SelfPreservation selfPreservation, Clock clock, Random random) {
+        this.config = config;
+        this.renewalPercentThreshold = renewalPercentThreshold;
+        this.registry = registry;
+        this.selfPreservation = selfPreservation;
+        this.clock = clock;
+        this.random = random;
+    }
+
+    /** Runs one pass; returns how many leases were expired. */
+    public int run() {
+        Instant now = clock.instant();
+        Instant previous = lastRun.getAndSet(now);
+        if (!selfPreservation.allowsExpiry()) {
+            return 0;
+        }
+        List<Lease> expired = new ArrayList<>(registry.expiredLeases(compensation(previous, now)));
+        if (expired.isEmpty()) {
+            return 0;
+        }
+        int size = registry.size();
+        int limit = size - (int) (size * renewalPercentThreshold);
+        int count = Math.min(expired.size(), limit);
+        Collections.shuffle(expired, random);
+        int done = 0;
+        for (Lease lease : expired.subList(0, count)) {
+            if (registry.expire(lease.instance().app(), lease.instance().id())) {
+                done++;
+            }
+        }
+        evicted.add(done);
+        return done;
+    }
+
+    /** A timer that fired late (GC pause, overload) must not count the delay against the leases. */
+    private Duration compensation(Instant previous, Instant now) {
+        if (previous == null) {
+            return Duration.ZERO;
+        }
+        Duration late = Duration.between(previous, now).minus(config.interval());
+        return late.isNegative() ? Duration.ZERO : late;
+    }
+
+    public long evictedTotal() {
+        return evicted.sum();
+    }
+}

@@ -1,0 +1,30 @@
+package io.muster.resources;
+
+import io.muster.cache.CacheKey;
+import io.muster.cache.Payload;
+import io.muster.codec.Detail;
+import io.muster.codec.WireFormat;
+import jakarta.ws.rs.core.Response;
+
+/** Turns a cached payload into a response: 404 when empty, gzip bytes when the client accepts them. */
+final class CachedResponses {
+    private CachedResponses() {
+    }
+
+    static CacheKey key(CacheKey.Entity entity, String name, String accept, String eurekaAccept) {
+        return new CacheKey(entity, name, WireFormat.fromAccept(accept), Detail.fromHeader(eurekaAccept));
+    }
+
+    static Response of(Payload payload, CacheKey key, String acceptEncoding) {
+        if (payload.isEmpty()) {
+            return Problems.notFound();
+        }
+        boolean gzip = acceptEncoding != null && acceptEncoding.contains("gzip");
+        Response.ResponseBuilder b = Response.ok(gzip ? payload.gzipped() : payload.bytes(), key.format().mediaType())
+                .header("Vary", "Accept, Accept-Encoding, X-Eureka-Accept");
+        if (gzip) {
+            b.header("Content-Encoding", "gzip");
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,24 @@
+package io.muster.resources;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+
+/** {@code /instances/{id}}: an instance by id alone, in whichever app it is registered. */
+public final class InstancesResource {
+    private final Api api;
+
+    InstancesResource(Api api) {
+        this.api = api;
+    }
+
+    @GET
+    @Path("{id}")
+    public Response get(@PathParam("id") String id, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
+        return api.registry().instanceById(id).map(i -> InstanceResource.entity(i, accept))
+                .orElseGet(Problems::notFound);
+    }
+}

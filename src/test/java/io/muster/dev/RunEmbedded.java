@@ -1,0 +1,75 @@
+package io.muster.dev;
+
+import org.glassfish.embeddable.BootstrapProperties;
+import org.glassfish.embeddable.GlassFish;
+import org.glassfish.embeddable.GlassFishProperties;
+import org.glassfish.embeddable.GlassFishRuntime;
+
+import java.io.File;
+import java.net.URL;
+
+/**
+ * Serves the built WAR on embedded Payara in the foreground: {@code mvn -Prun}. Port from {@code -Dport}, else the
+ * {@code PORT} environment variable, else 8761; context {@code /eureka}. Prints {@code MUSTER-READY <url>} when it
+ * listens. The class path must hold only this class and payara-embedded-web (never target/classes, or the app
+ * cannot see its WEB-INF/lib). Also runs as a single source file, which is how tests start it in a child JVM:
+ * {@code java <flags> -cp payara-embedded-web.jar RunEmbedded.java eureka.war}.
+ */
+public final class RunEmbedded {
+    public static void main(String[] args) throws Exception {
+        int port = port();
+        int adminPort = Integer.getInteger("admin.port", port + 10000);
+        File war = new File(args.length > 0 ? args[0] : "target/eureka.war");
+        if (!war.isFile()) {
+            throw new IllegalStateException("WAR not found: " + war.getAbsolutePath() + " (run mvn package first)");
+        }
+        GlassFishRuntime runtime = GlassFishRuntime.bootstrap(new BootstrapProperties());
+        GlassFishProperties props = new GlassFishProperties();
+        props.setConfigFileURI(domainXml());
+        props.setConfigFileReadOnly(true);
+        props.setPort("http-listener", port);
+        props.setProperty("embedded-glassfish-config.server.network-config.network-listeners.network-listener"
+                + ".admin-listener.port", Integer.toString(adminPort));
+        GlassFish glassFish = runtime.newGlassFish(props);
+        glassFish.start();
+        String name = glassFish.getDeployer().deploy(war, "--name=eureka", "--contextroot=eureka", "--force=true");
+        if (name == null) {
+            System.err.println("MUSTER-DEPLOY-FAILED: see the log above");
+            glassFish.dispose();
+            runtime.shutdown();
+            System.exit(1);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                glassFish.dispose();
+                runtime.shutdown();
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
+        }, "muster-embedded-shutdown"));
+        System.out.println("MUSTER-READY http://localhost:" + port + "/eureka/ (Eureka API at "
+                + "http://localhost:" + port + "/eureka/apps/ ; stop with Ctrl+C)");
+        Thread.currentThread().join();
+    }
+
+    private static int port() {
+        String p = System.getProperty("port");
+        if (p == null || p.isBlank()) {
+            p = System.getenv("PORT");
+        }
+        return p == null || p.isBlank() ? 8761 : Integer.parseInt(p.trim());
+    }
+
+    /** The patched domain.xml the build generates (no Hazelcast, loopback only); a file path may be given. */
+    private static String domainXml() throws Exception {
+        String file = System.getProperty("payara.domain.xml");
+        if (file != null) {
+            return new File(file).toURI().toString();
+        }
+        URL onClassPath = RunEmbedded.class.getResource("/payara-embedded/domain.xml");
+        if (onClassPath == null) {
+            throw new IllegalStateException("no patched domain.xml: run mvn process-test-resources first");
+        }
+        return onClassPath.toURI().toString();
+    }
+}
