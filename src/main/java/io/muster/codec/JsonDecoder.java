@@ -37,22 +37,16 @@ final class JsonDecoder {
     static InstanceInfo instance(byte[] body, long now) {
         return parse(body, p -> {
             expect(p, p.nextToken(), JsonToken.START_OBJECT, "a JSON object");
-            // wrapped {"instance": {...}} as every client sends; a bare instance object is accepted too
+            // the root must be wrapped, {"instance": {...}}, as every client sends it
             InstanceInfo result = null;
-            InstanceInfo.Builder b = InstanceInfo.builder().lastUpdatedTimestamp(now).lastDirtyTimestamp(now);
-            boolean sawBareField = false;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 JsonToken t = p.nextToken();
                 if ("instance".equals(name) && t == JsonToken.START_OBJECT) {
                     result = instanceBody(p, now);
                 } else {
-                    sawBareField = true;
-                    instanceField(p, b, name, t);
+                    p.skipChildren();
                 }
-            }
-            if (result == null && sawBareField) {
-                result = b.build();
             }
             if (result == null) {
                 throw new WireFormatException("expected an \"instance\" object");

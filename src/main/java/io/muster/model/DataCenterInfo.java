@@ -1,5 +1,7 @@
 package io.muster.model;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -9,7 +11,8 @@ public record DataCenterInfo(String name, Map<String, String> metadata) {
 
     public DataCenterInfo {
         Objects.requireNonNull(name, "name");
-        metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
+        metadata = metadata == null || metadata.isEmpty() ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
     }
 
     public boolean isAmazon() {

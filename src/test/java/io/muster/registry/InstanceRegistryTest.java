@@ -1,0 +1,232 @@
+package io.muster.registry;
+
+import io.muster.model.ActionType;
+import io.muster.model.Application;
+import io.muster.model.InstanceInfo;
+import io.muster.model.InstanceStatus;
+import io.muster.testing.Instances;
+import io.muster.testing.MutableClock;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static io.muster.model.InstanceStatus.DOWN;
+import static io.muster.model.InstanceStatus.OUT_OF_SERVICE;
+import static io.muster.model.InstanceStatus.UNKNOWN;
+import static io.muster.model.InstanceStatus.UP;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class InstanceRegistryTest {
+    private final MutableClock clock = MutableClock.atEpochMillis(1_700_000_000_000L);
+    private final InstanceRegistry registry = new InstanceRegistry(clock, Duration.ofMinutes(3));
+    private final List<RegistryChange> changes = new ArrayList<>();
+
+    InstanceRegistryTest() {
+        registry.addListener(changes::add);
+    }
+
+    private InstanceInfo stored(String app, String id) {
+        return registry.instance(app, id).orElseThrow();
+    }
+
+    @Test
+    void registeredInstanceIsFoundByAppIdVipAndSecureVip() {
+        registry.register(Instances.sample("ORDERS", "i-1").vipAddress("orders,shop").build(), Origin.CLIENT);
+        assertThat(registry.instance("orders", "i-1")).isPresent();
+        assertThat(registry.instanceById("i-1")).isPresent();
+        assertThat(registry.application("ORDERS").map(Application::instances)).get().asList().hasSize(1);
+        assertThat(registry.vip("shop", false).applications().instanceCount()).isEqualTo(1);
+        assertThat(registry.vip("sho", false).applications().instanceCount()).isZero();
+        assertThat(registry.vip("orders", true).applications().instanceCount()).isEqualTo(1);
+        assertThat(stored("ORDERS", "i-1").actionType()).isEqualTo(ActionType.ADDED);
+        assertThat(changes).singleElement().isInstanceOf(RegistryChange.Registered.class);
+    }
+
+    @Test
+    void renewOfUnknownInstanceIsNotFound() {
+        assertThat(registry.renew("ORDERS", "nope", null, null, Origin.CLIENT).result())
+                .isEqualTo(RenewOutcome.Result.NOT_FOUND);
+    }
+
+    @Test
+    void renewalMovesTheLeaseAndCountsForTheRenewalRate() {
+        registry.register(Instances.up("ORDERS", "i-1"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(registry.renew("ORDERS", "i-1", null, null, Origin.CLIENT)).isEqualTo(RenewOutcome.OK);
+        assertThat(registry.lease("ORDERS", "i-1").orElseThrow().lastRenewedAt()).isEqualTo(clock.instant());
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(registry.renewalsLastMinute()).isEqualTo(1);
+        assertThat(changes.get(changes.size() - 1).isVisible()).isFalse();
+    }
+
+    @Test
+    void staleRegistrationDoesNotRollBackANewerOne() {
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_000).ipAddr("10.0.0.2").build(),
+                Origin.CLIENT);
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(1_000).ipAddr("10.0.0.1").build(),
+                Origin.PEER);
+        assertThat(stored("ORDERS", "i-1").ipAddr()).isEqualTo("10.0.0.2");
+    }
+
+    @Test
+    void clientWithNewerDirtyTimestampIsToldToRegisterAgain() {
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(1_000).build(), Origin.CLIENT);
+        assertThat(registry.renew("ORDERS", "i-1", 1_000L, null, Origin.CLIENT)).isEqualTo(RenewOutcome.OK);
+        assertThat(registry.renew("ORDERS", "i-1", 2_000L, null, Origin.CLIENT).result())
+                .isEqualTo(RenewOutcome.Result.NOT_FOUND);
+        assertThat(registry.renew("ORDERS", "i-1", 500L, null, Origin.CLIENT)).isEqualTo(RenewOutcome.OK);
+    }
+
+    @Test
+    void peerWithOlderDirtyTimestampGetsAConflictWithOurCopy() {
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_000).build(), Origin.CLIENT);
+        RenewOutcome outcome = registry.renew("ORDERS", "i-1", 1_000L, null, Origin.PEER);
+        assertThat(outcome.result()).isEqualTo(RenewOutcome.Result.CONFLICT);
+        assertThat(outcome.newerInstance().lastDirtyTimestamp()).isEqualTo(2_000);
+    }
+
+    @Test
+    void peerWithNewerDirtyTimestampPassesItsOverrideOn() {
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(1_000).build(), Origin.CLIENT);
+        assertThat(registry.renew("ORDERS", "i-1", 2_000L, OUT_OF_SERVICE, Origin.PEER).result())
+                .isEqualTo(RenewOutcome.Result.NOT_FOUND);
+        assertThat(registry.statusOverrides()).containsEntry("i-1", OUT_OF_SERVICE);
+    }
+
+    @Test
+    void overrideSurvivesHeartbeatsAndReRegistration() {
+        registry.register(Instances.up("ORDERS", "i-1"), Origin.CLIENT);
+        assertThat(registry.statusUpdate("ORDERS", "i-1", OUT_OF_SERVICE, null, Origin.CLIENT)).isTrue();
+        assertThat(registry.renew("ORDERS", "i-1", null, null, Origin.CLIENT)).isEqualTo(RenewOutcome.OK);
+        registry.register(Instances.up("ORDERS", "i-1"), Origin.CLIENT);
+        InstanceInfo i = stored("ORDERS", "i-1");
+        assertThat(i.status()).isEqualTo(OUT_OF_SERVICE);
+        assertThat(i.overriddenStatus()).isEqualTo(OUT_OF_SERVICE);
+    }
+
+    @Test
+    void instanceReportingDownKeepsDownDespiteAnOverride() {
+        registry.register(Instances.up("ORDERS", "i-1"), Origin.CLIENT);
+        registry.statusUpdate("ORDERS", "i-1", OUT_OF_SERVICE, null, Origin.CLIENT);
+        registry.register(Instances.sample("ORDERS", "i-1").status(DOWN).build(), Origin.CLIENT);
+        assertThat(stored("ORDERS", "i-1").status()).isEqualTo(DOWN);
+    }
+
+    @Test
+    void existingOutOfServiceLeaseWinsOverAClientRegisteringUp() {
+        registry.register(Instances.sample("ORDERS", "i-1").status(OUT_OF_SERVICE).build(), Origin.CLIENT);
+        registry.register(Instances.up("ORDERS", "i-1"), Origin.CLIENT);
+        assertThat(stored("ORDERS", "i-1").status()).isEqualTo(OUT_OF_SERVICE);
+        registry.register(Instances.up("ORDERS", "i-1"), Origin.PEER);   // the lease rule applies to clients only
+        assertThat(stored("ORDERS", "i-1").status()).isEqualTo(UP);
+    }
+
+    @Test
+    void deletingAnOverrideWithoutValueMakesTheNextHeartbeatReRegister() {
+        registry.register(Instances.up("ORDERS", "i-1"), Origin.CLIENT);
+        registry.statusUpdate("ORDERS", "i-1", OUT_OF_SERVICE, null, Origin.CLIENT);
+        assertThat(registry.deleteStatusOverride("ORDERS", "i-1", UNKNOWN, null, Origin.CLIENT)).isTrue();
+        assertThat(stored("ORDERS", "i-1").status()).isEqualTo(UNKNOWN);
+        assertThat(registry.renew("ORDERS", "i-1", null, null, Origin.CLIENT).result())
+                .isEqualTo(RenewOutcome.Result.NOT_FOUND);
+        registry.register(Instances.up("ORDERS", "i-1"), Origin.CLIENT);
+        assertThat(stored("ORDERS", "i-1").status()).isEqualTo(UP);
+    }
+
+    @Test
+    void statusUpdateRaisesTheDirtyTimestampOnlyUpwards() {
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(5_000).build(), Origin.CLIENT);
+        registry.statusUpdate("ORDERS", "i-1", DOWN, 4_000L, Origin.CLIENT);
+        assertThat(stored("ORDERS", "i-1").lastDirtyTimestamp()).isEqualTo(5_000);
+        registry.statusUpdate("ORDERS", "i-1", UP, 6_000L, Origin.CLIENT);
+        assertThat(stored("ORDERS", "i-1").lastDirtyTimestamp()).isEqualTo(6_000);
+    }
+
+    @Test
+    void cancelRemovesTheInstanceAndItsOverride() {
+        registry.register(Instances.up("ORDERS", "i-1"), Origin.CLIENT);
+        registry.statusUpdate("ORDERS", "i-1", OUT_OF_SERVICE, null, Origin.CLIENT);
+        assertThat(registry.cancel("orders", "i-1", Origin.CLIENT)).isTrue();
+        assertThat(registry.cancel("orders", "i-1", Origin.CLIENT)).isFalse();
+        assertThat(registry.application("ORDERS")).isEmpty();
+        assertThat(registry.statusOverrides()).isEmpty();
+        assertThat(registry.applicationCount()).isZero();
+    }
+
+    @Test
+    void metadataUpdateMergesAndReRegisters() {
+        registry.register(Instances.up("ORDERS", "i-1"), Origin.CLIENT);
+        assertThat(registry.updateMetadata("ORDERS", "i-1", Map.of("weight", "3"))).isPresent();
+        assertThat(stored("ORDERS", "i-1").metadata()).containsEntry("zone", "z1").containsEntry("weight", "3");
+        assertThat(registry.updateMetadata("ORDERS", "nope", Map.of("a", "b"))).isEmpty();
+    }
+
+    @Test
+    void hashCountsInstancesPerStatusInNameOrder() {
+        registry.register(Instances.up("A", "1"), Origin.CLIENT);
+        registry.register(Instances.up("A", "2"), Origin.CLIENT);
+        registry.register(Instances.up("B", "3"), Origin.CLIENT);
+        registry.register(Instances.sample("B", "4").status(DOWN).build(), Origin.CLIENT);
+        assertThat(registry.snapshot().applications().appsHashCode()).isEqualTo("DOWN_1_UP_3_");
+        assertThat(registry.snapshot().applications().version()).isEqualTo(1);
+    }
+
+    @Test
+    void deltaShowsTheLatestStateOfEachChangedInstance() {
+        registry.register(Instances.up("A", "1"), Origin.CLIENT);
+        registry.register(Instances.up("A", "2"), Origin.CLIENT);
+        registry.statusUpdate("A", "1", DOWN, null, Origin.CLIENT);
+        registry.cancel("A", "2", Origin.CLIENT);
+        var delta = registry.delta().applications();
+        assertThat(delta.appsHashCode()).isEqualTo("DOWN_1_");
+        List<InstanceInfo> instances = delta.applications().get(0).instances();
+        assertThat(instances).extracting(InstanceInfo::id).containsExactly("1", "2");
+        assertThat(instances).extracting(InstanceInfo::actionType)
+                .containsExactly(ActionType.MODIFIED, ActionType.DELETED);
+        assertThat(instances.get(0).status()).isEqualTo(DOWN);
+    }
+
+    @Test
+    void changesOlderThanTheRetentionWindowLeaveTheDelta() {
+        registry.register(Instances.up("A", "1"), Origin.CLIENT);
+        clock.advance(Duration.ofMinutes(2));
+        registry.register(Instances.up("A", "2"), Origin.CLIENT);
+        clock.advance(Duration.ofMinutes(1).plusSeconds(1));
+        assertThat(registry.purgeRecentChanges()).isEqualTo(1);
+        assertThat(registry.delta().applications().applications().get(0).instances())
+                .extracting(InstanceInfo::id).containsExactly("2");
+    }
+
+    @Test
+    void renewalThatCorrectsTheStatusIsAVisibleChange() {
+        registry.register(Instances.up("A", "1"), Origin.CLIENT);
+        registry.renew("A", "1", 2_000L, OUT_OF_SERVICE, Origin.PEER);   // a peer reports an override
+        long before = registry.sequence();
+        registry.renew("A", "1", null, null, Origin.CLIENT);
+        assertThat(stored("A", "1").status()).isEqualTo(OUT_OF_SERVICE);
+        assertThat(registry.sequence()).isGreaterThan(before);
+    }
+
+    @Test
+    void expiredLeasesAreThoseOneDurationPastTheirLastRenewal() {
+        registry.register(Instances.up("A", "1"), Origin.CLIENT);
+        registry.register(Instances.up("A", "2"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(60));
+        registry.renew("A", "2", null, null, Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(31));
+        assertThat(registry.expiredLeases(Duration.ZERO)).extracting(l -> l.instance().id()).containsExactly("1");
+        assertThat(registry.expire("A", "1")).isTrue();
+        assertThat(changes.get(changes.size() - 1)).isInstanceOf(RegistryChange.Expired.class);
+    }
+
+    @Test
+    void statusOfUnknownInstanceIsNotFound() {
+        assertThat(registry.statusUpdate("A", "x", UP, null, Origin.CLIENT)).isFalse();
+        assertThat(registry.deleteStatusOverride("A", "x", UNKNOWN, null, Origin.CLIENT)).isFalse();
+        assertThat(registry.snapshot().applications().appsHashCode()).isEmpty();
+        assertThat(InstanceStatus.parse("BOGUS")).isEmpty();
+    }
+}
