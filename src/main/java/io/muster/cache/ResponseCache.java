@@ -39,6 +39,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ResponseCache implements RegistryListener {
     private final InstanceRegistry registry;
     private final boolean useReadOnly;
+    private final long refreshNanos;
     private final LoadingCache<CacheKey, Payload> readWrite;
     private final Map<CacheKey, Payload> readOnly = new ConcurrentHashMap<>();
     private final Map<CacheKey.Target, Long> stamps = new ConcurrentHashMap<>();
@@ -51,6 +52,7 @@ public final class ResponseCache implements RegistryListener {
     public ResponseCache(InstanceRegistry registry, ResponseCacheConfig config, Clock clock) {
         this.registry = registry;
         this.useReadOnly = config.useReadOnlyCache();
+        this.refreshNanos = config.updateInterval().toNanos();
         Ticker ticker = new Ticker() {
             @Override
             public long read() {
@@ -68,7 +70,9 @@ public final class ResponseCache implements RegistryListener {
             return fresh(key);
         }
         Payload p = readOnly.get(key);
-        if (p != null) {
+        // a stale entry is served only while it is younger than the refresh interval: quiet registries answer
+        // with the latest state at once, churning ones rebuild at most once per interval
+        if (p != null && (!isStale(key, p) || System.nanoTime() - p.builtAtNanos() < refreshNanos)) {
             hits.increment();
             return p;
         }

@@ -1,0 +1,66 @@
+package io.muster.compat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged WAR on embedded Payara in a child JVM (started through RunEmbedded as a single source file), so the
+ * test JVM can hold real Eureka clients whose Jersey and JSON stack must not meet Payara's. Stopped by the PID
+ * this class started.
+ */
+final class ChildServer implements AutoCloseable {
+    private final Process process;
+    final String baseUrl;
+
+    private ChildServer(Process process, String baseUrl) {
+        this.process = process;
+        this.baseUrl = baseUrl;
+    }
+
+    static ChildServer start(int port, String... systemProperties) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(List.of(System.getProperty("payara.jvm.flags").trim().split("\\s+")));
+        cmd.addAll(List.of(systemProperties));
+        cmd.addAll(List.of("-Xmx512m", "-Dport=" + port, "-Dpayara.domain.xml=" + System.getProperty("payara.domain.xml"),
+                "-cp", System.getProperty("payara.embedded.jar"),
+                "src/test/java/io/muster/dev/RunEmbedded.java", System.getProperty("muster.war")));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = r.readLine()) != null) {
+            if (line.contains("SEVERE") || line.contains("MUSTER-DEPLOY-FAILED")) {
+                System.out.println("[child] " + line);
+            }
+            if (line.startsWith("MUSTER-READY")) {
+                Thread drain = new Thread(() -> {   // keep the child's output pipe from filling up
+                    try {
+                        while (r.readLine() != null) {
+                            // discarded
+                        }
+                    } catch (Exception ignored) {
+                        // the child ended
+                    }
+                }, "child-server-drain");
+                drain.setDaemon(true);
+                drain.start();
+                return new ChildServer(p, "http://127.0.0.1:" + port + "/eureka/");
+            }
+        }
+        p.destroyForcibly();
+        throw new IllegalStateException("child server exited with " + p.waitFor());
+    }
+
+    @Override
+    public void close() throws Exception {
+        process.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.muster.compat;
+
+import com.netflix.appinfo.ApplicationInfoManager;
+import com.netflix.appinfo.InstanceInfo;
+import com.netflix.appinfo.MyDataCenterInstanceConfig;
+import com.netflix.appinfo.providers.EurekaConfigBasedInstanceInfoProvider;
+import com.netflix.discovery.DefaultEurekaClientConfig;
+import com.netflix.discovery.DiscoveryClient;
+import com.netflix.discovery.Jersey3DiscoveryClientOptionalArgs;
+import com.netflix.discovery.shared.Application;
+import com.netflix.discovery.shared.transport.jersey3.Jersey3TransportClientFactories;
+import com.netflix.spectator.api.Counter;
+import com.netflix.spectator.api.DefaultRegistry;
+import com.netflix.spectator.api.Spectator;
+import io.muster.testing.Http;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Real Netflix eureka-client 2.0.6 instances (Jersey 3 transport) against the packaged WAR running in a child JVM:
+ * register, renew, fetch, follow changes through deltas, cancel on shutdown.
+ */
+class NetflixClientIT {
+    static ChildServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        // the client's own counters go to Spectator's global registry, which counts nothing until one is added
+        Spectator.globalRegistry().add(new DefaultRegistry());
+        server = ChildServer.start(18095);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static DiscoveryClient client(String ns, String app, boolean register, int port) {
+        System.setProperty(ns + ".serviceUrl.default", server.baseUrl);
+        System.setProperty(ns + ".name", app);
+        System.setProperty(ns + ".port", Integer.toString(port));
+        System.setProperty(ns + ".vipAddress", app.toLowerCase());
+        System.setProperty(ns + ".metadata.team", "payments");
+        System.setProperty(ns + ".registration.enabled", Boolean.toString(register));
+        System.setProperty(ns + ".shouldEnforceRegistrationAtInit", Boolean.toString(register));
+        System.setProperty(ns + ".shouldFetchRegistry", "true");
+        System.setProperty(ns + ".client.refresh.interval", "1");
+        System.setProperty(ns + ".lease.renewalInterval", "1");
+        System.setProperty(ns + ".shouldOnDemandUpdateStatusChange", "true");
+        MyDataCenterInstanceConfig instanceConfig = new MyDataCenterInstanceConfig(ns);
+        InstanceInfo info = new EurekaConfigBasedInstanceInfoProvider(instanceConfig).get();
+        ApplicationInfoManager aim = new ApplicationInfoManager(instanceConfig, info);
+        aim.setInstanceStatus(InstanceInfo.InstanceStatus.UP);
+        return new DiscoveryClient(aim, new DefaultEurekaClientConfig(ns),
+                new Jersey3TransportClientFactories(), new Jersey3DiscoveryClientOptionalArgs());
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("timed out waiting: " + what).isLessThan(deadline);
+            Thread.sleep(100);
+        }
+    }
+
+    private static long reconcileMismatches(DiscoveryClient c) throws Exception {
+        Field f = DiscoveryClient.class.getDeclaredField("RECONCILE_HASH_CODES_MISMATCH");
+        f.setAccessible(true);
+        return ((Counter) f.get(c)).count();
+    }
+
+    @Test
+    void registersRenewsIsFetchedAndCancelsOnShutdown() throws Exception {
+        Http http = new Http(server.baseUrl);
+        DiscoveryClient a = client("clienta", "payments", true, 9001);
+        DiscoveryClient b = client("clientb", "watcher", false, 9002);
+        try {
+            // fetches are cached and may trail a change by up to a second; b fetches every second
+            await("registered app visible to a second client", () -> b.getApplication("PAYMENTS") != null);
+            Application app = b.getApplication("PAYMENTS");
+            InstanceInfo seen = app.getInstances().get(0);
+            assertThat(seen.getPort()).isEqualTo(9001);
+            assertThat(seen.getMetadata()).containsEntry("team", "payments");
+            assertThat(seen.getVIPAddress()).isEqualTo("payments");
+            await("a heartbeat reaches the server", () -> a.getStats().lastSuccessfulHeartbeatTimestampMs() > 0);
+        } finally {
+            b.shutdown();
+            a.shutdown();   // sends the cancel
+        }
+        assertThat(http.getJson("apps/PAYMENTS").status()).as("cancelled on shutdown").isEqualTo(404);
+    }
+
+    @Test
+    void followsOtherInstancesThroughDeltasWithoutHashMismatches() throws Exception {
+        Http http = new Http(server.baseUrl);
+        DiscoveryClient watcher = client("watcher2", "watcher2", false, 9003);
+        try {
+            assertThat(http.postJson("apps/FOLLOWED", Http.instanceJson("FOLLOWED", "f-1", "UP",
+                    System.currentTimeMillis())).status()).isEqualTo(204);
+            await("registration seen", () -> watcher.getApplication("FOLLOWED") != null);
+
+            assertThat(http.put("apps/FOLLOWED/f-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
+            await("status change seen", () -> {
+                InstanceInfo i = watcher.getApplications().getRegisteredApplications("FOLLOWED").getByInstanceId("f-1");
+                return i != null && i.getStatus() == InstanceInfo.InstanceStatus.OUT_OF_SERVICE;
+            });
+
+            assertThat(http.put("apps/FOLLOWED/f-1/metadata?color=blue").status()).isEqualTo(200);
+            await("metadata change seen", () -> "blue".equals(watcher.getApplications()
+                    .getRegisteredApplications("FOLLOWED").getByInstanceId("f-1").getMetadata().get("color")));
+
+            for (int i = 2; i <= 20; i++) {
+                http.postJson("apps/FOLLOWED", Http.instanceJson("FOLLOWED", "f-" + i, "UP", 1000));
+            }
+            await("burst of registrations seen", () -> watcher.getApplications()
+                    .getRegisteredApplications("FOLLOWED").getInstancesAsIsFromEureka().size() == 20);
+
+            assertThat(http.delete("apps/FOLLOWED/f-1").status()).isEqualTo(200);
+            await("cancellation seen", () -> watcher.getApplications()
+                    .getRegisteredApplications("FOLLOWED").getByInstanceId("f-1") == null);
+
+            assertThat(reconcileMismatches(watcher)).as("full fetches forced by a hash mismatch").isZero();
+            assertThat(watcher.getApplications().getAppsHashCode())
+                    .isEqualTo(watcher.getApplications().getReconcileHashCode());
+        } finally {
+            watcher.shutdown();
+        }
+    }
+}
