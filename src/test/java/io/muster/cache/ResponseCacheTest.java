@@ -1,0 +1,108 @@
+package io.muster.cache;
+
+import io.muster.codec.Detail;
+import io.muster.codec.WireFormat;
+import io.muster.config.ServerConfig.ResponseCacheConfig;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.Origin;
+import io.muster.testing.Instances;
+import io.muster.testing.MutableClock;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ResponseCacheTest {
+    private final MutableClock clock = MutableClock.atEpochMillis(1_700_000_000_000L);
+    private final InstanceRegistry registry = new InstanceRegistry(clock, Duration.ofMinutes(3));
+
+    private ResponseCache cache(boolean readOnly, Duration interval) {
+        ResponseCache cache = new ResponseCache(registry,
+                new ResponseCacheConfig(readOnly, interval, Duration.ofSeconds(180), 100), clock);
+        registry.addListener(cache);
+        return cache;
+    }
+
+    private static String text(Payload p) {
+        return new String(p.bytes(), StandardCharsets.UTF_8);
+    }
+
+    private static final CacheKey ALL = CacheKey.allApps(WireFormat.JSON, Detail.FULL);
+
+    @Test
+    void aChangeAfterTheRefreshIntervalIsServedAtOnce() {
+        ResponseCache cache = cache(true, Duration.ZERO);
+        assertThat(text(cache.get(ALL))).doesNotContain("i-1");
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        assertThat(text(cache.get(ALL))).contains("\"i-1\"");
+    }
+
+    @Test
+    void underChurnAFullPayloadIsRebuiltAtMostOncePerInterval() {
+        ResponseCache cache = cache(true, Duration.ofHours(1));
+        cache.get(ALL);
+        for (int i = 0; i < 100; i++) {
+            registry.register(Instances.up("A", "i-" + i), Origin.CLIENT);
+            cache.get(ALL);
+        }
+        assertThat(cache.stats().builds()).isEqualTo(1);
+        cache.refreshReadOnly();
+        assertThat(text(cache.get(ALL))).contains("\"i-99\"");
+        assertThat(cache.stats().builds()).isEqualTo(2);
+    }
+
+    @Test
+    void unknownAppIsAnEmptyPayloadAndGzipInflatesToTheSameBytes() throws Exception {
+        ResponseCache cache = cache(false, Duration.ofMillis(500));
+        assertThat(cache.get(new CacheKey(CacheKey.Entity.APP, "NOPE", WireFormat.JSON, Detail.FULL)).isEmpty())
+                .isTrue();
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        Payload p = cache.get(ALL);
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(p.gzipped()))) {
+            assertThat(in.readAllBytes()).isEqualTo(p.bytes());
+        }
+    }
+
+    /**
+     * Eureka's cache can keep a snapshot taken mid-burst for 180 s because an invalidation that arrives while the
+     * entry loads is lost. Here loads run while registrations pour in; once the burst ends, every read shows all.
+     */
+    @Test
+    void noStaleEntrySurvivesARegistrationBurst() throws Exception {
+        ResponseCache cache = cache(false, Duration.ofMillis(500));
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        AtomicBoolean burst = new AtomicBoolean(true);
+        List<Future<?>> readers = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            readers.add(pool.submit(() -> {
+                while (burst.get()) {
+                    cache.get(ALL);
+                    cache.get(new CacheKey(CacheKey.Entity.APP, "BURST", WireFormat.XML, Detail.FULL));
+                }
+            }));
+        }
+        for (int i = 0; i < 2000; i++) {
+            registry.register(Instances.up("BURST", "b-" + i), Origin.CLIENT);
+        }
+        burst.set(false);
+        for (Future<?> f : readers) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        String all = text(cache.get(ALL));
+        String app = text(cache.get(new CacheKey(CacheKey.Entity.APP, "BURST", WireFormat.XML, Detail.FULL)));
+        for (int i = 0; i < 2000; i++) {
+            assertThat(all).contains("\"b-" + i + "\"");
+            assertThat(app).contains("<instanceId>b-" + i + "</instanceId>");
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.muster.eviction;
+
+import io.muster.config.ServerConfig.EvictionConfig;
+import io.muster.config.ServerConfig.SelfPreservationConfig;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.Origin;
+import io.muster.testing.Instances;
+import io.muster.testing.MutableClock;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Eviction and self-preservation, with time moved by hand. */
+class EvictionTest {
+    // on a minute boundary: renewals are counted per wall-clock minute
+    private final MutableClock clock = MutableClock.atEpochMillis(1_700_000_040_000L);
+    private final InstanceRegistry registry = new InstanceRegistry(clock, Duration.ofMinutes(3));
+
+    private SelfPreservation selfPreservation(boolean enabled) {
+        SelfPreservation sp = new SelfPreservation(new SelfPreservationConfig(enabled, 0.85, Duration.ofSeconds(30),
+                Duration.ofMinutes(15)), registry);
+        registry.addListener(sp);
+        sp.expectClients(0);
+        return sp;
+    }
+
+    private Evictor evictor(SelfPreservation sp, long seed) {
+        return new Evictor(new EvictionConfig(Duration.ofSeconds(60)), 0.85, registry, sp, clock, new Random(seed));
+    }
+
+    private void registerAll(int n) {
+        for (int i = 0; i < n; i++) {
+            registry.register(Instances.up("APP" + (i % 3), "i-" + i), Origin.CLIENT);
+        }
+    }
+
+    /** One wall-clock minute: every instance renews twice (its 30 s interval) except the ones listed as dead. */
+    private void minuteOfRenewals(int n, Set<Integer> dead) {
+        for (int half = 0; half < 2; half++) {
+            for (int i = 0; i < n; i++) {
+                if (!dead.contains(i)) {
+                    registry.renew("APP" + (i % 3), "i-" + i, null, null, Origin.CLIENT);
+                }
+            }
+            clock.advance(Duration.ofSeconds(30));
+        }
+    }
+
+    @Test
+    void thresholdFollowsRegistrationsCancellationsAndEvictions() {
+        SelfPreservation sp = selfPreservation(true);
+        registerAll(10);
+        assertThat(sp.expectedClients()).isEqualTo(10);
+        assertThat(sp.threshold()).isEqualTo((int) (10 * 2 * 0.85));
+        registry.cancel("APP0", "i-0", Origin.CLIENT);
+        assertThat(sp.threshold()).isEqualTo((int) (9 * 2 * 0.85));
+        registry.expire("APP1", "i-1");
+        assertThat(sp.expectedClients()).isEqualTo(8);
+        registry.register(Instances.up("APP2", "i-2"), Origin.CLIENT);   // a re-registration is not a new client
+        assertThat(sp.expectedClients()).isEqualTo(8);
+    }
+
+    @Test
+    void evictsAtMostFifteenPercentOfTheRegistryPerPassInRandomOrder() {
+        SelfPreservation sp = selfPreservation(false);
+        registerAll(20);
+        clock.advance(Duration.ofSeconds(91));
+        Evictor evictor = evictor(sp, 1);
+        assertThat(evictor.run()).isEqualTo(20 - (int) (20 * 0.85));
+        assertThat(registry.size()).isEqualTo(17);
+
+        Set<String> firstPicks = new HashSet<>();
+        for (long seed = 0; seed < 5; seed++) {
+            InstanceRegistry other = new InstanceRegistry(clock, Duration.ofMinutes(3));
+            for (int i = 0; i < 20; i++) {
+                other.register(Instances.up("APP" + (i % 3), "i-" + i), Origin.CLIENT);
+            }
+            clock.advance(Duration.ofSeconds(91));
+            var before = new HashSet<>(other.expiredLeases(Duration.ZERO).stream().map(l -> l.instance().id()).toList());
+            new Evictor(new EvictionConfig(Duration.ofSeconds(60)), 0.85, other, sp, clock, new Random(seed)).run();
+            before.removeAll(other.snapshot().applications().applications().stream()
+                    .flatMap(a -> a.instances().stream()).map(i -> i.id()).toList());
+            firstPicks.add(before.toString());
+        }
+        assertThat(firstPicks).as("different seeds pick different victims").hasSizeGreaterThan(1);
+    }
+
+    @Test
+    void selfPreservationEngagesWhenMoreThanFifteenPercentStopRenewingAndReleasesWhenTheyResume() {
+        SelfPreservation sp = selfPreservation(true);
+        registerAll(20);
+        Evictor evictor = evictor(sp, 7);
+        minuteOfRenewals(20, Set.of());
+        assertThat(sp.allowsExpiry()).isTrue();
+
+        Set<Integer> dead = Set.of(0, 1, 2, 3);   // 20 % stop renewing
+        minuteOfRenewals(20, dead);
+        minuteOfRenewals(20, dead);
+        assertThat(registry.renewalsLastMinute()).isEqualTo(32);
+        assertThat(sp.threshold()).isEqualTo(34);
+        assertThat(sp.allowsExpiry()).isFalse();
+        assertThat(evictor.run()).isZero();
+        assertThat(registry.size()).isEqualTo(20);
+
+        minuteOfRenewals(20, Set.of(0, 1));   // 10 % silent: 36 renewals > 34
+        assertThat(sp.allowsExpiry()).isTrue();
+    }
+
+    @Test
+    void abandonedInstancesAreEvictedWhileTheRestRenew() {
+        SelfPreservation sp = selfPreservation(true);
+        registerAll(40);
+        Evictor evictor = evictor(sp, 3);
+        Set<Integer> dead = Set.of(5);
+        minuteOfRenewals(40, Set.of());
+        minuteOfRenewals(40, dead);
+        minuteOfRenewals(40, dead);   // i-5 last renewed 2 minutes ago: past its 90 s
+        assertThat(evictor.run()).isEqualTo(1);
+        assertThat(registry.lease("APP2", "i-5")).isEmpty();
+        assertThat(evictor.evictedTotal()).isEqualTo(1);
+    }
+
+    @Test
+    void aLateTimerDoesNotCountTheDelayAgainstLeases() {
+        SelfPreservation sp = selfPreservation(false);
+        Evictor evictor = evictor(sp, 1);
+        evictor.run();
+        registerAll(10);
+        clock.advance(Duration.ofSeconds(100));   // 40 s late: leases 10 s past expiry get 40 s of grace
+        assertThat(evictor.run()).isZero();
+        clock.advance(Duration.ofSeconds(60));
+        assertThat(evictor.run()).isPositive();
+    }
+}

@@ -1,0 +1,137 @@
+package io.muster.registry;
+
+import io.muster.model.Application;
+import io.muster.model.AppsHashCode;
+import io.muster.model.InstanceInfo;
+import io.muster.model.InstanceStatus;
+import io.muster.testing.Instances;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Many writers and readers at once: no lost or phantom instance, and every delta agrees with its hash. */
+class InstanceRegistryConcurrencyTest {
+    private final InstanceRegistry registry = new InstanceRegistry(Clock.systemUTC(), Duration.ofMinutes(3));
+
+    @Test
+    void concurrentRegisterRenewCancelLosesNothingAndInventsNothing() throws Exception {
+        int writers = 8;
+        int perWriter = 500;
+        Set<String> expected = ConcurrentHashMap.newKeySet();
+        ExecutorService pool = Executors.newFixedThreadPool(writers + 2);
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            int writer = w;
+            futures.add(pool.submit(() -> {
+                start.await();
+                for (int i = 0; i < perWriter; i++) {
+                    String app = "APP" + (i % 7);
+                    String id = "w" + writer + "-" + i;
+                    registry.register(Instances.up(app, id), Origin.CLIENT);
+                    registry.renew(app, id, null, null, Origin.CLIENT);
+                    if (i % 3 == 0) {
+                        registry.statusUpdate(app, id, InstanceStatus.DOWN, null, Origin.CLIENT);
+                    }
+                    if (i % 2 == 0) {
+                        assertThat(registry.cancel(app, id, Origin.CLIENT)).isTrue();
+                    } else {
+                        expected.add(app + "/" + id);
+                    }
+                }
+                return null;
+            }));
+        }
+        List<String> problems = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            futures.add(pool.submit(() -> {
+                start.await();
+                while (writing.get()) {
+                    RegistrySnapshot delta = registry.delta();
+                    RegistrySnapshot full = registry.snapshot();
+                    // the delta's hash is the registry's at its own moment; a full snapshot's hash matches its content
+                    String recomputed = AppsHashCode.of(full.applications().applications().stream()
+                            .flatMap(a -> a.instances().stream()).toList());
+                    if (!recomputed.equals(full.applications().appsHashCode())) {
+                        problems.add(recomputed + " != " + full.applications().appsHashCode());
+                    }
+                    assertThat(delta.applications().appsHashCode()).isNotNull();
+                    registry.instance("APP" + ThreadLocalRandom.current().nextInt(7), "w0-1");
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (int i = 0; i < writers; i++) {
+            futures.get(i).get(60, TimeUnit.SECONDS);
+        }
+        writing.set(false);
+        for (Future<?> f : futures) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+
+        assertThat(problems).isEmpty();
+        Set<String> actual = ConcurrentHashMap.newKeySet();
+        for (Application app : registry.snapshot().applications().applications()) {
+            for (InstanceInfo i : app.instances()) {
+                actual.add(app.name() + "/" + i.id());
+            }
+        }
+        assertThat(actual).isEqualTo(expected);
+        assertThat(registry.size()).isEqualTo(writers * perWriter / 2);
+    }
+
+    @Test
+    void aClientMergingEveryDeltaAlwaysComputesTheDeltasHash() throws Exception {
+        // one "client" copy, updated only from deltas, checked against each delta's hash while writers churn
+        java.util.Map<String, InstanceStatus> copy = new java.util.HashMap<>();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        Thread writer = new Thread(() -> {
+            for (int i = 0; i < 3000; i++) {
+                String id = "i" + (i % 200);
+                switch (i % 4) {
+                    case 0, 1 -> registry.register(Instances.up("CHURN", id), Origin.CLIENT);
+                    case 2 -> registry.statusUpdate("CHURN", id, InstanceStatus.OUT_OF_SERVICE, null, Origin.CLIENT);
+                    default -> registry.cancel("CHURN", id, Origin.CLIENT);
+                }
+            }
+            writing.set(false);
+        });
+        writer.start();
+        int deltas = 0;
+        while (writing.get() || deltas == 0) {
+            var delta = registry.delta().applications();
+            for (Application app : delta.applications()) {
+                for (InstanceInfo i : app.instances()) {
+                    if (i.actionType() == io.muster.model.ActionType.DELETED) {
+                        copy.remove(i.id());
+                    } else {
+                        copy.put(i.id(), i.status());
+                    }
+                }
+            }
+            java.util.Map<InstanceStatus, Integer> counts = new java.util.EnumMap<>(InstanceStatus.class);
+            copy.values().forEach(s -> counts.merge(s, 1, Integer::sum));
+            assertThat(AppsHashCode.of(counts)).isEqualTo(delta.appsHashCode());
+            deltas++;
+        }
+        writer.join();
+        assertThat(deltas).isPositive();
+    }
+}
