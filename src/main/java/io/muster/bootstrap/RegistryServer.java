@@ -11,6 +11,8 @@ import io.muster.resources.StatusReport;
 
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.logging.Logger;
 
 /**
@@ -40,7 +42,7 @@ public final class RegistryServer implements AutoCloseable {
         registry.addListener(cache);
         registry.addListener(selfPreservation);
         StatusReport status = new StatusReport(registry, selfPreservation, evictor, cache, gate, clock,
-                config.environment(), config.dataCenter(), config.peers().serviceUrls());
+                config.environment(), config.dataCenter(), config.peers().serviceUrls(), settings(config));
         this.api = new Api(registry, cache, gate, config.delta().disabled(), clock, status);
     }
 
@@ -64,6 +66,22 @@ public final class RegistryServer implements AutoCloseable {
         scheduler.every("renewal-threshold", config.selfPreservation().thresholdUpdateInterval(),
                 selfPreservation::updateThreshold);
         LOG.info("Muster: open for traffic with " + copied + " instances copied from peers");
+    }
+
+    private static Map<String, Object> settings(ServerConfig c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("enableSelfPreservation", c.selfPreservation().enabled());
+        m.put("renewalPercentThreshold", c.selfPreservation().renewalPercentThreshold());
+        m.put("expectedClientRenewalIntervalSeconds", c.selfPreservation().expectedClientRenewalInterval().toSeconds());
+        m.put("renewalThresholdUpdateIntervalMs", c.selfPreservation().thresholdUpdateInterval().toMillis());
+        m.put("evictionIntervalTimerInMs", c.eviction().interval().toMillis());
+        m.put("useReadOnlyResponseCache", c.responseCache().useReadOnlyCache());
+        m.put("responseCacheUpdateIntervalMs", c.responseCache().updateInterval().toMillis());
+        m.put("responseCacheAutoExpirationInSeconds", c.responseCache().autoExpiration().toSeconds());
+        m.put("retentionTimeInMSInDeltaQueue", c.delta().retention().toMillis());
+        m.put("disableDelta", c.delta().disabled());
+        m.put("waitTimeInMsWhenSyncEmpty", c.startup().waitWhenSyncEmpty().toMillis());
+        return m;
     }
 
     private int syncUp() {

@@ -25,10 +25,12 @@ public final class StatusReport {
     private final String environment;
     private final String dataCenter;
     private final List<String> peers;
+    private final Map<String, Object> settings;
 
+    /** @param settings the effective configuration, shown on the dashboard (no credentials) */
     public StatusReport(InstanceRegistry registry, SelfPreservation selfPreservation, Evictor evictor,
                         ResponseCache cache, TrafficGate gate, Clock clock, String environment, String dataCenter,
-                        List<String> peers) {
+                        List<String> peers, Map<String, Object> settings) {
         this.registry = registry;
         this.selfPreservation = selfPreservation;
         this.evictor = evictor;
@@ -39,6 +41,7 @@ public final class StatusReport {
         this.environment = environment;
         this.dataCenter = dataCenter;
         this.peers = List.copyOf(peers);
+        this.settings = Map.copyOf(settings);
     }
 
     boolean isReady() {
@@ -87,6 +90,7 @@ public final class StatusReport {
         d.put("responseCache", Map.of("hits", stats.hits(), "misses", stats.misses(), "builds", stats.builds(),
                 "buildMillis", stats.buildNanos() / 1_000_000, "readOnlyEntries", stats.readOnlyEntries()));
         d.put("peers", peers.stream().map(p -> Map.of("url", p)).toList());
+        d.put("settings", settings);
         d.put("recentActivity", registry.activity().recent().stream().limit(1000).map(a -> Map.of(
                 "at", a.at().toString(), "kind", a.kind(), "app", a.app(), "id", a.id(), "status", a.status()))
                 .toList());

@@ -1,0 +1,190 @@
+package io.muster.bootstrap;
+
+import io.muster.testing.Http;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import static io.muster.testing.Http.instanceJson;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The bootstrap listener in a real container: start, stop, redeploy, configuration sources, a bad setting, and the
+ * read gate after an empty start-up sync. Deployments are driven by hand; the test runs in the Payara JVM's
+ * process, so it can look at the container's threads.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class LifecycleIT {
+    private static final String BASE = "http://127.0.0.1:18090/";
+
+    @ArquillianResource
+    Deployer deployer;
+
+    static WebArchive packaged(String name, Map<String, String> contextParams) {
+        WebArchive war = ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("muster.war")));
+        WebArchive renamed = ShrinkWrap.create(WebArchive.class, name + ".war").merge(war);
+        if (!contextParams.isEmpty()) {
+            StringBuilder params = new StringBuilder();
+            contextParams.forEach((k, v) -> params.append("<context-param><param-name>").append(k)
+                    .append("</param-name><param-value>").append(v).append("</param-value></context-param>\n"));
+            String webXml = read(renamed, "/WEB-INF/web.xml").replace("<listener>", params + "<listener>");
+            renamed.delete("/WEB-INF/web.xml");
+            renamed.setWebXML(new StringAsset(webXml));
+        }
+        return renamed;
+    }
+
+    private static String read(WebArchive war, String path) {
+        try (InputStream in = war.get(path).getAsset().openStream()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Deployment(name = "cycle", managed = false, testable = false)
+    static WebArchive cycle() {
+        return packaged("cycle", Map.of());
+    }
+
+    @Deployment(name = "configured", managed = false, testable = false)
+    static WebArchive configured() {
+        return packaged("configured", Map.of("eureka.server.renewalPercentThreshold", "0.5",
+                "eureka.server.evictionIntervalTimerInMs", "5000"));
+    }
+
+    @Deployment(name = "broken", managed = false, testable = false)
+    static WebArchive broken() {
+        return packaged("broken", Map.of("eureka.server.renewalPercentThreshold", "lots",
+                "eureka.server.enableSelfPreservation", "maybe"));
+    }
+
+    @Deployment(name = "gated", managed = false, testable = false)
+    static WebArchive gated() {
+        return packaged("gated", Map.of("eureka.client.serviceUrl.defaultZone", "http://127.0.0.1:1/eureka/",
+                "eureka.server.numberRegistrySyncRetries", "0",
+                "eureka.server.waitTimeInMsWhenSyncEmpty", "60000"));
+    }
+
+    private static long musterThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("muster-")).count();
+    }
+
+    private static void awaitNoMusterThreads() throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (musterThreads() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(musterThreads()).as("threads the WAR started, after undeploy").isZero();
+    }
+
+    @Test
+    void undeployLeavesNoThreadBehindAndRedeployWorks() throws Exception {
+        Http http = new Http(BASE + "cycle/");
+        long before = musterThreads();
+        for (int round = 0; round < 3; round++) {
+            deployer.deploy("cycle");
+            assertThat(http.get("health/ready").status()).isEqualTo(200);
+            assertThat(http.postJson("apps/CYCLE", instanceJson("CYCLE", "c-" + round, "UP", 1)).status())
+                    .isEqualTo(204);
+            assertThat(musterThreads()).isGreaterThan(before);
+            deployer.undeploy("cycle");
+            awaitNoMusterThreads();
+        }
+        assertThat(http.get("health/ready").status()).isEqualTo(404);
+    }
+
+    @Test
+    void settingsFromAContextParameterAndASystemPropertyTakeEffect() {
+        System.setProperty("eureka.server.enableSelfPreservation", "false");
+        try {
+            deployer.deploy("configured");
+        } finally {
+            System.clearProperty("eureka.server.enableSelfPreservation");
+        }
+        try {
+            String doc = new Http(BASE + "configured/").get("api/status").body();
+            assertThat(doc).contains("\"renewalPercentThreshold\":0.5", "\"evictionIntervalTimerInMs\":5000",
+                    "\"enableSelfPreservation\":false");
+        } finally {
+            deployer.undeploy("configured");
+        }
+    }
+
+    @Test
+    void aBadSettingFailsTheDeploymentNamingEveryBadKey() {
+        // the container logs the listener's exception and refuses the app; the embedded adapter does not rethrow
+        List<String> logged = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger logger = Logger.getLogger("io.muster.bootstrap.RegistryBootstrap");
+        logger.addHandler(handler);
+        try {
+            deployer.deploy("broken");
+        } catch (RuntimeException expected) {
+            logged.add(expected.toString());
+        } finally {
+            logger.removeHandler(handler);
+        }
+        assertThat(new Http(BASE + "broken/").get("health/live").status()).isEqualTo(404);
+        assertThat(logged).anySatisfy(m -> assertThat(m).contains("Invalid Muster configuration")
+                .contains("eureka.server.renewalPercentThreshold=lots")
+                .contains("eureka.server.enableSelfPreservation=maybe"));
+        try {
+            deployer.undeploy("broken");
+        } catch (RuntimeException ignored) {
+            // nothing was deployed
+        }
+    }
+
+    @Test
+    void readsAnswer403AfterAnEmptySyncWhileWritesWork() {
+        deployer.deploy("gated");
+        try {
+            Http http = new Http(BASE + "gated/");
+            assertThat(http.getJson("apps/").status()).isEqualTo(403);
+            assertThat(http.getJson("apps/delta").status()).isEqualTo(403);
+            assertThat(http.postJson("apps/GATED", instanceJson("GATED", "g-1", "UP", 1)).status()).isEqualTo(204);
+            assertThat(http.put("apps/GATED/g-1").status()).isEqualTo(200);
+            assertThat(http.getJson("apps/GATED").status()).isEqualTo(403);
+            assertThat(http.getJson("vips/gated").status()).isEqualTo(403);
+            assertThat(http.get("health/ready").status()).as("open for traffic; only reads wait").isEqualTo(200);
+            assertThat(http.get("api/status").body()).contains("\"readsAllowed\":false");
+        } finally {
+            deployer.undeploy("gated");
+        }
+    }
+}
