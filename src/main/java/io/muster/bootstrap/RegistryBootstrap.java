@@ -9,7 +9,12 @@ import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRegistration;
 import org.glassfish.jersey.servlet.ServletContainer;
 
+import io.muster.replication.LocalNode;
+import io.muster.replication.PeerUrl;
+
 import java.time.Clock;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.logging.Logger;
 
 /**
@@ -30,14 +35,29 @@ public final class RegistryBootstrap implements ServletContextListener {
             LOG.severe(e.getMessage());
             throw e;
         }
-        server = new RegistryServer(config, Clock.systemUTC());
+        server = new RegistryServer(config, Clock.systemUTC(), localNode(context, config));
         server.start();
+        RegistryServer started = server;
+        context.addFilter("muster-local-port", new LocalPortFilter(started::learnedPort))
+                .addMappingForUrlPatterns(null, false, "/*");
         ServletRegistration.Dynamic jersey = context.addServlet("muster-jersey",
                 new ServletContainer(JaxRsApplication.create(server.api())));
         jersey.setLoadOnStartup(1);
         jersey.addMapping("/*");
         LOG.info("Muster: serving the Eureka API at " + context.getContextPath() + "/apps/ and "
                 + context.getContextPath() + "/v2/apps/");
+    }
+
+    /** This node's identity for recognising itself among the peer URLs. */
+    private static LocalNode localNode(ServletContext context, ServerConfig config) {
+        Set<Integer> ports = new HashSet<>();
+        for (String p : new String[]{System.getProperty("port"), System.getenv("PORT")}) {
+            if (p != null && p.trim().matches("\\d{1,5}")) {
+                ports.add(Integer.parseInt(p.trim()));
+            }
+        }
+        String myUrl = config.peers().myUrl();
+        return new LocalNode(context.getContextPath(), myUrl == null ? null : PeerUrl.parse(myUrl), ports);
     }
 
     @Override

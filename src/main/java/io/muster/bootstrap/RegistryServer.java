@@ -6,6 +6,9 @@ import io.muster.eviction.Evictor;
 import io.muster.eviction.SelfPreservation;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
+import io.muster.replication.InboundBatch;
+import io.muster.replication.LocalNode;
+import io.muster.replication.PeerCluster;
 import io.muster.resources.Api;
 import io.muster.resources.StatusReport;
 
@@ -16,8 +19,9 @@ import java.util.Map;
 import java.util.logging.Logger;
 
 /**
- * The object graph of one server and its lifecycle: sync from peers, open for traffic, run the periodic tasks,
- * and stop them all again. Built by {@link RegistryBootstrap}; holds no static state, so redeploys start clean.
+ * The object graph of one server and its lifecycle: find the peers, copy the registry from one, open for traffic,
+ * run the periodic tasks, and stop them all again. Built by {@link RegistryBootstrap}; holds no static state, so
+ * redeploys start clean.
  */
 public final class RegistryServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RegistryServer.class.getName());
@@ -28,28 +32,35 @@ public final class RegistryServer implements AutoCloseable {
     private final SelfPreservation selfPreservation;
     private final Evictor evictor;
     private final TrafficGate gate;
+    private final PeerCluster peers;
+    private final LocalNode self;
     private final Api api;
     private Scheduler scheduler;
 
-    public RegistryServer(ServerConfig config, Clock clock) {
+    public RegistryServer(ServerConfig config, Clock clock, LocalNode self) {
         this.config = config;
+        this.self = self;
         this.registry = new InstanceRegistry(clock, config.delta().retention());
         this.cache = new ResponseCache(registry, config.responseCache(), clock);
         this.selfPreservation = new SelfPreservation(config.selfPreservation(), registry);
         this.evictor = new Evictor(config.eviction(), config.selfPreservation().renewalPercentThreshold(), registry,
                 selfPreservation, clock, new SecureRandom());
         this.gate = new TrafficGate(clock);
+        this.peers = new PeerCluster(config.peers(), self, registry, clock);
         registry.addListener(cache);
         registry.addListener(selfPreservation);
+        registry.addListener(peers);
         StatusReport status = new StatusReport(registry, selfPreservation, evictor, cache, gate, clock,
-                config.environment(), config.dataCenter(), config.peers().serviceUrls(), settings(config));
-        this.api = new Api(registry, cache, gate, config.delta().disabled(), clock, status);
+                config.environment(), config.dataCenter(), peers::statuses, settings(config));
+        this.api = new Api(registry, cache, gate, config.delta().disabled(), clock, status,
+                new InboundBatch(registry));
     }
 
-    /** Syncs from peers (none yet: replication is a later piece), opens for traffic and schedules the tasks. */
+    /** Finds peers, copies the registry from one, opens for traffic and schedules the periodic tasks. */
     public void start() {
+        peers.refresh();
         int copied = syncUp();
-        boolean emptySync = !config.peers().serviceUrls().isEmpty() && copied == 0;
+        boolean emptySync = peers.isConfigured() && copied == 0;
         selfPreservation.expectClients(copied);
         gate.open(emptySync, config.startup().waitWhenSyncEmpty());
         if (emptySync) {
@@ -65,7 +76,27 @@ public final class RegistryServer implements AutoCloseable {
         }
         scheduler.every("renewal-threshold", config.selfPreservation().thresholdUpdateInterval(),
                 selfPreservation::updateThreshold);
-        LOG.info("Muster: open for traffic with " + copied + " instances copied from peers");
+        if (peers.isConfigured()) {
+            scheduler.every("peer-refresh", config.peers().updateInterval(), peers::refresh);
+        }
+        LOG.info("Muster: open for traffic with " + copied + " instances copied from " + peers.nodes().size()
+                + " peer(s)");
+    }
+
+    private int syncUp() {
+        try {
+            return peers.syncUp(config.startup().syncRetries(), config.startup().syncRetryWait());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
+    }
+
+    /** A request arrived on a port not seen before: this node may be one of the configured peer URLs. */
+    void learnedPort(int port) {
+        if (self.learnPort(port) && peers.isConfigured() && scheduler != null) {
+            scheduler.once("peer-refresh-on-new-port", peers::refresh);
+        }
     }
 
     private static Map<String, Object> settings(ServerConfig c) {
@@ -81,11 +112,9 @@ public final class RegistryServer implements AutoCloseable {
         m.put("retentionTimeInMSInDeltaQueue", c.delta().retention().toMillis());
         m.put("disableDelta", c.delta().disabled());
         m.put("waitTimeInMsWhenSyncEmpty", c.startup().waitWhenSyncEmpty().toMillis());
+        m.put("peerReplicationBatchDelayMs", c.peers().batchDelay().toMillis());
+        m.put("peerEurekaNodesUpdateIntervalMs", c.peers().updateInterval().toMillis());
         return m;
-    }
-
-    private int syncUp() {
-        return 0;
     }
 
     public Api api() {
@@ -98,6 +127,7 @@ public final class RegistryServer implements AutoCloseable {
             scheduler.close();
             scheduler = null;
         }
+        peers.close();
         LOG.info("Muster: stopped");
     }
 }

@@ -40,6 +40,16 @@ final class Scheduler implements AutoCloseable {
         }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    void once(String name, Runnable task) {
+        executor.execute(() -> {
+            try {
+                task.run();
+            } catch (Throwable t) {
+                LOG.log(Level.WARNING, "Muster task " + name + " failed", t);
+            }
+        });
+    }
+
     @Override
     public void close() {
         executor.shutdownNow();

@@ -75,15 +75,67 @@ public final class ConfigLoader {
                 millis(300_000, 0, "waitTimeInMsWhenSyncEmpty"),
                 integer(5, 0, "numberRegistrySyncRetries", "registrySyncRetries"),
                 millis(30_000, 0, "registrySyncRetryWaitMs"));
-        ServerConfig.PeerConfig peers = new ServerConfig.PeerConfig(
-                list(values.getOrDefault("client.serviceurl.defaultzone", "")),
-                millis(600_000, 1, "peerEurekaNodesUpdateIntervalMs"));
+        ServerConfig.PeerConfig peers = new ServerConfig.PeerConfig(serviceUrls(),
+                blankToNull(values.get("server.peerdnsurl"), values.get("peerdnsurl")),
+                blankToNull(values.get("myurl")),
+                millis(600_000, 1, "peerEurekaNodesUpdateIntervalMs"),
+                millis(1_000, 1, "peerNodeConnectTimeoutMs"),
+                millis(5_000, 1, "peerNodeReadTimeoutMs"),
+                integer(250, 1, "peerReplicationBatchSize"),
+                millis(25, 0, "peerReplicationBatchDelayMs"),
+                integer(10_000, 1, "maxElementsInPeerReplicationPool"),
+                millis(30_000, 1, "maxTimeForReplication"));
+        peers.serviceUrls().forEach(u -> checkUrl("eureka.client.serviceUrl", u));
+        if (peers.dnsUrl() != null) {
+            checkUrl("eureka.server.peerDnsUrl", peers.dnsUrl());
+        }
+        if (peers.myUrl() != null) {
+            checkUrl("eureka.server.myUrl", peers.myUrl());
+        }
         String environment = values.getOrDefault("environment", "test");
         String dataCenter = values.getOrDefault("datacenter", "default");
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(problems);
         }
         return new ServerConfig(eviction, selfPreservation, cache, delta, startup, peers, environment, dataCenter);
+    }
+
+    /**
+     * Every zone's service URLs, the client's own zone first as Eureka does: Spring's
+     * {@code eureka.client.serviceUrl.<zone>} and Netflix's {@code eureka.serviceUrl.<zone>}.
+     */
+    private List<String> serviceUrls() {
+        List<String> urls = new ArrayList<>();
+        for (String first : List.of("client.serviceurl.defaultzone", "serviceurl.default")) {
+            urls.addAll(list(values.getOrDefault(first, "")));
+        }
+        values.keySet().stream().sorted()
+                .filter(k -> (k.startsWith("client.serviceurl.") || k.startsWith("serviceurl."))
+                        && !k.equals("client.serviceurl.defaultzone") && !k.equals("serviceurl.default"))
+                .forEach(k -> urls.addAll(list(values.get(k))));
+        return urls.stream().distinct().toList();
+    }
+
+    private void checkUrl(String key, String url) {
+        try {
+            java.net.URI uri = java.net.URI.create(url);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (uri.getHost() == null || !(scheme.equals("http") || scheme.equals("https"))) {
+                throw new IllegalArgumentException();
+            }
+        } catch (IllegalArgumentException e) {
+            // credentials may be in the URL: name the key, not the value
+            problems.add(key + " has a value that is not an http(s) URL with a host");
+        }
+    }
+
+    private static String blankToNull(String... candidates) {
+        for (String c : candidates) {
+            if (c != null && !c.isBlank()) {
+                return c.trim();
+            }
+        }
+        return null;
     }
 
     private static List<String> list(String csv) {

@@ -29,8 +29,13 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
     public record StartupConfig(Duration waitWhenSyncEmpty, int syncRetries, Duration syncRetryWait) {
     }
 
-    /** Peer service URLs as configured (may carry credentials; never log them). */
-    public record PeerConfig(List<String> serviceUrls, Duration updateInterval) {
+    /**
+     * Peers: service URLs as configured (they may carry credentials; never log them), an optional URL whose host
+     * is a DNS name re-resolved to one peer per address, and this node's own URL when it cannot be inferred.
+     */
+    public record PeerConfig(List<String> serviceUrls, String dnsUrl, String myUrl, Duration updateInterval,
+                             Duration connectTimeout, Duration readTimeout, int batchSize, Duration batchDelay,
+                             int maxPending, Duration maxTimeForReplication) {
         public PeerConfig {
             serviceUrls = List.copyOf(serviceUrls);
         }

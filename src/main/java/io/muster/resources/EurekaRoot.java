@@ -16,6 +16,7 @@ public final class EurekaRoot {
     private final VipResource secureVips;
     private final InstancesResource instances;
     private final StatusResource status;
+    private final PeerReplicationResource replication;
 
     public EurekaRoot(Api api) {
         this.apps = new ApplicationsResource(api);
@@ -23,6 +24,7 @@ public final class EurekaRoot {
         this.secureVips = new VipResource(api, true);
         this.instances = new InstancesResource(api);
         this.status = new StatusResource(api);
+        this.replication = new PeerReplicationResource(api);
     }
 
     @Path("apps")
@@ -73,5 +75,15 @@ public final class EurekaRoot {
     @Path(VERSION + "status")
     public StatusResource versionedStatus(@PathParam("version") String version) {
         return status;
+    }
+
+    @Path("peerreplication")
+    public PeerReplicationResource replication() {
+        return replication;
+    }
+
+    @Path(VERSION + "peerreplication")
+    public PeerReplicationResource versionedReplication(@PathParam("version") String version) {
+        return replication;
     }
 }

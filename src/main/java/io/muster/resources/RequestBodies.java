@@ -38,6 +38,10 @@ final class RequestBodies {
     }
 
     static byte[] read(InputStream body, String contentEncoding) {
+        return read(body, contentEncoding, MAX_BYTES);
+    }
+
+    static byte[] read(InputStream body, String contentEncoding, int maxBytes) {
         try {
             InputStream in = body;
             if (contentEncoding != null && contentEncoding.toLowerCase(Locale.ROOT).contains("gzip")) {
@@ -47,8 +51,9 @@ final class RequestBodies {
             byte[] buffer = new byte[8192];
             int n;
             while ((n = in.read(buffer)) > 0) {
-                if (out.size() + n > MAX_BYTES) {
-                    throw Problems.of(Response.Status.REQUEST_ENTITY_TOO_LARGE, "body larger than 1 MiB");
+                if (out.size() + n > maxBytes) {
+                    throw Problems.of(Response.Status.REQUEST_ENTITY_TOO_LARGE,
+                            "body larger than " + (maxBytes >> 20) + " MiB");
                 }
                 out.write(buffer, 0, n);
             }

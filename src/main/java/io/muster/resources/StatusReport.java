@@ -5,6 +5,7 @@ import io.muster.eviction.Evictor;
 import io.muster.eviction.SelfPreservation;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
+import io.muster.replication.PeerNode;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /** Gathers the numbers behind {@code /status}, the dashboard document and the health checks. */
 public final class StatusReport {
@@ -24,13 +26,13 @@ public final class StatusReport {
     private final Instant startedAt;
     private final String environment;
     private final String dataCenter;
-    private final List<String> peers;
+    private final Supplier<List<PeerNode.Status>> peers;
     private final Map<String, Object> settings;
 
     /** @param settings the effective configuration, shown on the dashboard (no credentials) */
     public StatusReport(InstanceRegistry registry, SelfPreservation selfPreservation, Evictor evictor,
                         ResponseCache cache, TrafficGate gate, Clock clock, String environment, String dataCenter,
-                        List<String> peers, Map<String, Object> settings) {
+                        Supplier<List<PeerNode.Status>> peers, Map<String, Object> settings) {
         this.registry = registry;
         this.selfPreservation = selfPreservation;
         this.evictor = evictor;
@@ -40,7 +42,7 @@ public final class StatusReport {
         this.startedAt = clock.instant();
         this.environment = environment;
         this.dataCenter = dataCenter;
-        this.peers = List.copyOf(peers);
+        this.peers = peers;
         this.settings = Map.copyOf(settings);
     }
 
@@ -60,10 +62,12 @@ public final class StatusReport {
         general.put("current-memory-usage", usedMb + "mb (" + (totalMb == 0 ? 0 : usedMb * 100 / totalMb) + "%)");
         general.put("server-uptime", uptimeText(Duration.between(startedAt, clock.instant())));
         Map<String, String> apps = new LinkedHashMap<>();
-        String peerList = String.join(", ", peers);
-        apps.put("registered-replicas", peerList);
-        apps.put("available-replicas", "");
-        apps.put("unavailable-replicas", peerList);
+        List<PeerNode.Status> all = peers.get();
+        apps.put("registered-replicas", String.join(", ", all.stream().map(PeerNode.Status::url).toList()));
+        apps.put("available-replicas", all.stream().filter(PeerNode.Status::reachable)
+                .map(p -> p.url() + ",").reduce("", String::concat));
+        apps.put("unavailable-replicas", all.stream().filter(p -> !p.reachable())
+                .map(p -> p.url() + ",").reduce("", String::concat));
         Map<String, Map<String, String>> status = new LinkedHashMap<>();
         status.put("generalStats", general);
         status.put("applicationStats", apps);
@@ -89,7 +93,7 @@ public final class StatusReport {
         ResponseCache.Stats stats = cache.stats();
         d.put("responseCache", Map.of("hits", stats.hits(), "misses", stats.misses(), "builds", stats.builds(),
                 "buildMillis", stats.buildNanos() / 1_000_000, "readOnlyEntries", stats.readOnlyEntries()));
-        d.put("peers", peers.stream().map(p -> Map.of("url", p)).toList());
+        d.put("peers", peers.get().stream().map(StatusReport::peer).toList());
         d.put("settings", settings);
         d.put("recentActivity", registry.activity().recent().stream().limit(1000).map(a -> Map.of(
                 "at", a.at().toString(), "kind", a.kind(), "app", a.app(), "id", a.id(), "status", a.status()))
@@ -98,6 +102,21 @@ public final class StatusReport {
         d.put("jvm", Map.of("cpus", rt.availableProcessors(), "heapUsedBytes", rt.totalMemory() - rt.freeMemory(),
                 "heapMaxBytes", rt.maxMemory()));
         return d;
+    }
+
+    private static Map<String, Object> peer(PeerNode.Status p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("url", p.url());
+        m.put("reachable", p.reachable());
+        m.put("lastSuccess", p.lastSuccess() == null ? null : p.lastSuccess().toString());
+        m.put("queueDepth", p.queueDepth());
+        m.put("sent", p.sent());
+        m.put("batches", p.batches());
+        m.put("failedBatches", p.failedBatches());
+        m.put("dropped", p.dropped());
+        m.put("expired", p.expired());
+        m.put("lastError", p.lastError());
+        return m;
     }
 
     private Map<String, Object> selfPreservationSection() {

@@ -1,0 +1,101 @@
+package io.muster.replication;
+
+import io.muster.codec.EurekaCodec;
+import io.muster.codec.ReplicationBatchCodec;
+import io.muster.codec.WireFormat;
+import io.muster.model.Applications;
+import io.muster.model.ReplicationItem;
+import io.muster.model.ReplicationResult;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Replication and sync calls over {@link HttpURLConnection}: blocking calls suit one worker thread per peer, and
+ * it starts no threads of its own that would outlive an undeploy. Sends the peer's credentials as HTTP Basic.
+ */
+final class HttpPeerClient implements PeerClient {
+    private static final int MAX_RESPONSE = 64 << 20;
+
+    private final PeerUrl peer;
+    private final Duration connectTimeout;
+    private final Duration readTimeout;
+    private final Clock clock;
+
+    HttpPeerClient(PeerUrl peer, Duration connectTimeout, Duration readTimeout, Clock clock) {
+        this.peer = peer;
+        this.connectTimeout = connectTimeout;
+        this.readTimeout = readTimeout;
+        this.clock = clock;
+    }
+
+    @Override
+    public List<ReplicationResult> sendBatch(List<ReplicationItem> items) throws IOException {
+        HttpURLConnection c = open("peerreplication/batch/", "POST");
+        c.setDoOutput(true);
+        c.setRequestProperty("Content-Type", "application/json");
+        byte[] body = ReplicationBatchCodec.encodeRequest(items);
+        c.setFixedLengthStreamingMode(body.length);
+        try (OutputStream out = c.getOutputStream()) {
+            out.write(body);
+        }
+        return ReplicationBatchCodec.decodeResponse(read(c), clock.millis());
+    }
+
+    @Override
+    public Applications fetchRegistry() throws IOException {
+        HttpURLConnection c = open("apps/", "GET");
+        c.setRequestProperty("Accept-Encoding", "gzip");
+        return EurekaCodec.decodeApplications(WireFormat.JSON, read(c), clock.millis());
+    }
+
+    private HttpURLConnection open(String path, String method) throws IOException {
+        HttpURLConnection c = (HttpURLConnection) peer.resolve(path).toURL().openConnection();
+        c.setRequestMethod(method);
+        c.setConnectTimeout((int) connectTimeout.toMillis());
+        c.setReadTimeout((int) readTimeout.toMillis());
+        c.setUseCaches(false);
+        c.setRequestProperty("Accept", "application/json");
+        c.setRequestProperty("User-Agent", "Muster-Replication");
+        c.setRequestProperty("DiscoveryIdentity-Name", "DefaultServer");
+        c.setRequestProperty("DiscoveryIdentity-Version", "1.0");
+        if (peer.authorization() != null) {
+            c.setRequestProperty("Authorization", peer.authorization());
+        }
+        return c;
+    }
+
+    private static byte[] read(HttpURLConnection c) throws IOException {
+        int status = c.getResponseCode();
+        if (status < 200 || status > 299) {
+            drain(c.getErrorStream());
+            throw new StatusException(status);
+        }
+        InputStream raw = c.getInputStream();
+        try (InputStream in = "gzip".equalsIgnoreCase(c.getContentEncoding()) ? new GZIPInputStream(raw) : raw) {
+            byte[] bytes = in.readNBytes(MAX_RESPONSE + 1);
+            if (bytes.length > MAX_RESPONSE) {
+                throw new IOException("response larger than " + MAX_RESPONSE + " bytes");
+            }
+            return bytes;
+        }
+    }
+
+    /** Reading the error body lets the JDK keep the connection alive for the next call. */
+    private static void drain(InputStream in) {
+        if (in == null) {
+            return;
+        }
+        try (in) {
+            in.readNBytes(64 * 1024);
+        } catch (IOException ignored) {
+            // the connection is dropped instead
+        }
+    }
+}

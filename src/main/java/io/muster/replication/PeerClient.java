@@ -1,0 +1,25 @@
+package io.muster.replication;
+
+import io.muster.model.Applications;
+import io.muster.model.ReplicationItem;
+import io.muster.model.ReplicationResult;
+
+import java.io.IOException;
+import java.util.List;
+
+/** The HTTP calls a node makes to one peer. An interface so batching can be tested without a network. */
+interface PeerClient {
+    /** Thrown for an HTTP answer other than 2xx. */
+    final class StatusException extends IOException {
+        final int status;
+
+        StatusException(int status) {
+            super("HTTP " + status);
+            this.status = status;
+        }
+    }
+
+    List<ReplicationResult> sendBatch(List<ReplicationItem> items) throws IOException;
+
+    Applications fetchRegistry() throws IOException;
+}

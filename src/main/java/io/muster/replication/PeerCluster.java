@@ -1,0 +1,165 @@
+package io.muster.replication;
+
+import io.muster.config.ServerConfig.PeerConfig;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.Origin;
+import io.muster.registry.RegistryChange;
+import io.muster.registry.RegistryListener;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Logger;
+
+/**
+ * The other nodes of the cluster, and the rule of what reaches them: every write a client made here goes to every
+ * peer; writes that arrived from a peer never go further (peers are fully meshed, as in Eureka); evictions are
+ * never replicated, because each node evicts on its own clock and a replicated expiry would hide from the peer
+ * the renewal drop that its self-preservation is meant to see.
+ *
+ * <p>Thread safety: the peer list is an immutable list in a volatile field, swapped whole by {@link #refresh()};
+ * {@link #onChange} runs on writer threads (under the registry's change lock for visible changes) and only offers
+ * tasks to the peers' batchers.
+ */
+public final class PeerCluster implements RegistryListener, AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(PeerCluster.class.getName());
+
+    private final PeerConfig config;
+    private final ReplicationSettings settings;
+    private final LocalNode self;
+    private final InstanceRegistry registry;
+    private final Clock clock;
+    private final Object refreshLock = new Object();
+    private volatile List<PeerNode> nodes = List.of();
+
+    public PeerCluster(PeerConfig config, LocalNode self, InstanceRegistry registry, Clock clock) {
+        this.config = config;
+        this.settings = ReplicationSettings.of(config);
+        this.self = self;
+        this.registry = registry;
+        this.clock = clock;
+    }
+
+    public boolean isConfigured() {
+        return !config.serviceUrls().isEmpty() || config.dnsUrl() != null;
+    }
+
+    /** Recomputes the peer list from configuration and DNS; new peers get a node, vanished ones are closed. */
+    public void refresh() {
+        synchronized (refreshLock) {
+            Map<String, PeerUrl> wanted = new LinkedHashMap<>();
+            for (PeerUrl url : candidates()) {
+                if (!self.isMe(url)) {
+                    wanted.putIfAbsent(url.base().toString(), url);
+                }
+            }
+            List<PeerNode> next = new ArrayList<>();
+            for (PeerNode node : nodes) {
+                if (wanted.remove(node.url().base().toString()) != null) {
+                    next.add(node);
+                } else {
+                    LOG.info("Muster: peer " + node.url() + " removed");
+                    node.close();
+                }
+            }
+            for (PeerUrl url : wanted.values()) {
+                LOG.info("Muster: peer " + url + " added");
+                next.add(new PeerNode(url, new HttpPeerClient(url, settings.connectTimeout(), settings.readTimeout(),
+                        clock), registry, clock, settings));
+            }
+            nodes = List.copyOf(next);
+        }
+    }
+
+    private List<PeerUrl> candidates() {
+        List<PeerUrl> urls = new ArrayList<>();
+        for (String s : config.serviceUrls()) {
+            try {
+                urls.add(PeerUrl.parse(s));
+            } catch (IllegalArgumentException e) {
+                LOG.warning("Muster: ignoring peer URL: " + e.getMessage());
+            }
+        }
+        if (config.dnsUrl() != null) {
+            PeerUrl template = PeerUrl.parse(config.dnsUrl());
+            try {
+                // a headless service name resolves to one address per node
+                for (InetAddress a : InetAddress.getAllByName(template.base().getHost())) {
+                    urls.add(template.withHost(a.getHostAddress()));
+                }
+            } catch (UnknownHostException e) {
+                LOG.warning("Muster: peer DNS name " + template.base().getHost() + " does not resolve yet");
+            }
+        }
+        return urls;
+    }
+
+    @Override
+    public void onChange(RegistryChange change) {
+        List<PeerNode> peers = nodes;
+        if (peers.isEmpty()) {
+            return;
+        }
+        ReplicationTask task = toTask(change, clock.instant());
+        if (task != null) {
+            for (PeerNode peer : peers) {
+                peer.enqueue(task);
+            }
+        }
+    }
+
+    private ReplicationTask toTask(RegistryChange change, Instant now) {
+        Instant ttl = now.plus(settings.taskTtl());
+        if (change instanceof RegistryChange.Registered r && r.origin() == Origin.CLIENT) {
+            return new ReplicationTask.Register(r.instance(), renewalTtl(r, now));
+        }
+        if (change instanceof RegistryChange.Renewed r && r.origin() == Origin.CLIENT) {
+            return new ReplicationTask.Heartbeat(r.instance(), renewalTtl(r, now));
+        }
+        if (change instanceof RegistryChange.Cancelled c && c.origin() == Origin.CLIENT) {
+            return new ReplicationTask.Cancel(c.instance().app(), c.instance().id(), ttl);
+        }
+        if (change instanceof RegistryChange.StatusChanged s && s.origin() == Origin.CLIENT) {
+            return new ReplicationTask.StatusUpdate(s.instance(), ttl);
+        }
+        if (change instanceof RegistryChange.OverrideDeleted d && d.origin() == Origin.CLIENT) {
+            return new ReplicationTask.DeleteStatusOverride(d.instance(), ttl);
+        }
+        return null;   // replicated writes and evictions stay here
+    }
+
+    /** A registration or heartbeat is worth sending until the client's next renewal would supersede it. */
+    private static Instant renewalTtl(RegistryChange change, Instant now) {
+        return now.plus(Duration.ofSeconds(change.instance().leaseInfo().renewalIntervalInSecs()));
+    }
+
+    /**
+     * Copies the registry from the first peer that answers, retrying while no peer answers. Returns how many
+     * instances were copied.
+     */
+    public int syncUp(int retries, Duration wait) throws InterruptedException {
+        return new RegistrySync(registry).copyFromPeers(nodes, retries, wait);
+    }
+
+    public List<PeerNode.Status> statuses() {
+        return nodes.stream().map(PeerNode::status).toList();
+    }
+
+    public List<PeerNode> nodes() {
+        return nodes;
+    }
+
+    @Override
+    public void close() {
+        synchronized (refreshLock) {
+            nodes.forEach(PeerNode::close);
+            nodes = List.of();
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.muster.replication;
+
+import io.muster.codec.WireFormatException;
+import io.muster.model.InstanceInfo;
+import io.muster.model.ReplicationItem;
+import io.muster.model.ReplicationResult;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.Origin;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.logging.Logger;
+
+/**
+ * One peer: its task batcher, its HTTP client, and what happened lately. Handles the per-item answers as Eureka
+ * does: a heartbeat the peer does not know (404) becomes a registration; a heartbeat the peer has a newer copy of
+ * (409) makes this node adopt the peer's copy.
+ *
+ * <p>Thread safety: tasks are offered from any thread; batches are processed on the batcher's worker thread; the
+ * status fields are volatile.
+ */
+public final class PeerNode implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(PeerNode.class.getName());
+
+    private final PeerUrl url;
+    private final PeerClient client;
+    private final InstanceRegistry registry;
+    private final Clock clock;
+    private final Duration registerTtl;
+    private final TaskBatcher batcher;
+    private volatile Instant lastSuccess;
+    private volatile String lastError;
+    private volatile boolean reachable = true;
+
+    PeerNode(PeerUrl url, PeerClient client, InstanceRegistry registry, Clock clock, ReplicationSettings settings) {
+        this.url = url;
+        this.client = client;
+        this.registry = registry;
+        this.clock = clock;
+        this.registerTtl = settings.taskTtl();
+        this.batcher = new TaskBatcher("muster-replication-" + url.base().getHost() + ":" + url.port(),
+                settings.maxPending(), settings.batchSize(), settings.batchDelay(), clock, this::process);
+    }
+
+    public PeerUrl url() {
+        return url;
+    }
+
+    PeerClient client() {
+        return client;
+    }
+
+    void enqueue(ReplicationTask task) {
+        batcher.offer(task);
+    }
+
+    private Outcome process(List<ReplicationTask> batch) {
+        List<ReplicationItem> items = batch.stream().map(ReplicationTask::item).toList();
+        try {
+            List<ReplicationResult> results = client.sendBatch(items);
+            if (results.size() == batch.size()) {
+                for (int i = 0; i < batch.size(); i++) {
+                    handle(batch.get(i), results.get(i));
+                }
+            } else {
+                LOG.warning("Muster: peer " + url + " answered " + results.size() + " results for " + batch.size()
+                        + " items; per-item answers ignored");
+            }
+            succeeded();
+            return Outcome.SUCCESS;
+        } catch (PeerClient.StatusException e) {
+            return failed(e.status == 503 ? Outcome.CONGESTION : Outcome.PERMANENT_FAILURE, e.getMessage());
+        } catch (SocketTimeoutException e) {
+            boolean connecting = e.getMessage() != null && e.getMessage().contains("connect");
+            return failed(connecting ? Outcome.TRANSIENT_FAILURE : Outcome.CONGESTION, "timeout: " + e.getMessage());
+        } catch (ConnectException e) {
+            return failed(Outcome.TRANSIENT_FAILURE, "connection refused");
+        } catch (IOException e) {
+            return failed(Outcome.TRANSIENT_FAILURE, e.getClass().getSimpleName() + ": " + e.getMessage());
+        } catch (WireFormatException e) {
+            return failed(Outcome.PERMANENT_FAILURE, "unreadable answer: " + e.getMessage());
+        }
+    }
+
+    private void handle(ReplicationTask task, ReplicationResult result) {
+        if (!(task instanceof ReplicationTask.Heartbeat)) {
+            return;   // a cancel the peer did not know (404) needs nothing; other failures are not retried
+        }
+        if (result.statusCode() == 404) {
+            registry.lease(task.app(), task.id()).ifPresent(lease -> batcher.offer(
+                    new ReplicationTask.Register(lease.instance(), clock.instant().plus(registerTtl))));
+        } else if (result.statusCode() == 409 && result.responseEntity() != null) {
+            InstanceInfo theirs = result.responseEntity();
+            registry.register(theirs, Origin.PEER);
+        }
+    }
+
+    private void succeeded() {
+        lastSuccess = clock.instant();
+        if (!reachable) {
+            reachable = true;
+            LOG.info("Muster: peer " + url + " is reachable again");
+        }
+    }
+
+    private Outcome failed(Outcome outcome, String why) {
+        lastError = why;
+        if (reachable && outcome != Outcome.PERMANENT_FAILURE) {
+            reachable = false;
+            LOG.warning("Muster: peer " + url + " unreachable (" + why + "); retrying with backoff");
+        } else if (outcome == Outcome.PERMANENT_FAILURE) {
+            LOG.warning("Muster: peer " + url + " refused a batch (" + why + "); batch dropped");
+        }
+        return outcome;
+    }
+
+    /** What the status document and metrics show for this peer. */
+    public record Status(String url, boolean reachable, Instant lastSuccess, int queueDepth, long sent,
+                         long batches, long failedBatches, long dropped, long expired, String lastError) {
+    }
+
+    public Status status() {
+        return new Status(url.toString(), reachable, lastSuccess, batcher.queueDepth(), batcher.sent.sum(),
+                batcher.batches.sum(), batcher.failedBatches.sum(), batcher.dropped.sum(), batcher.expired.sum(),
+                lastError);
+    }
+
+    @Override
+    public void close() {
+        batcher.close();
+    }
+}

@@ -1,0 +1,60 @@
+package io.muster.replication;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A peer's base URL as operators write it ({@code http://user:secret@host:8761/eureka/}), split into the URL
+ * without credentials and the HTTP Basic header they become. {@link #toString()} never shows the secret.
+ */
+public record PeerUrl(URI base, String authorization) {
+    public PeerUrl {
+        Objects.requireNonNull(base, "base");
+    }
+
+    public static PeerUrl parse(String url) {
+        String withSlash = url.trim().endsWith("/") ? url.trim() : url.trim() + "/";
+        URI uri = URI.create(withSlash);
+        if (uri.getHost() == null || uri.getScheme() == null
+                || !(uri.getScheme().equalsIgnoreCase("http") || uri.getScheme().equalsIgnoreCase("https"))) {
+            throw new IllegalArgumentException("not an http(s) URL with a host: " + redact(url));
+        }
+        String auth = null;
+        if (uri.getRawUserInfo() != null) {
+            String userInfo = java.net.URLDecoder.decode(uri.getRawUserInfo(), StandardCharsets.UTF_8);
+            auth = "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
+        }
+        URI clean = URI.create(uri.getScheme().toLowerCase(Locale.ROOT) + "://" + uri.getHost().toLowerCase(Locale.ROOT)
+                + (uri.getPort() < 0 ? "" : ":" + uri.getPort()) + uri.getRawPath());
+        return new PeerUrl(clean, auth);
+    }
+
+    public int port() {
+        if (base.getPort() >= 0) {
+            return base.getPort();
+        }
+        return "https".equals(base.getScheme()) ? 443 : 80;
+    }
+
+    /** The same peer at another address (a DNS name expanded into its addresses). */
+    PeerUrl withHost(String host) {
+        return new PeerUrl(URI.create(base.getScheme() + "://" + host + ":" + port() + base.getRawPath()),
+                authorization);
+    }
+
+    URI resolve(String relative) {
+        return base.resolve(relative);
+    }
+
+    @Override
+    public String toString() {
+        return base.toString();
+    }
+
+    static String redact(String url) {
+        return url.replaceAll("//[^/@]*@", "//***@");
+    }
+}

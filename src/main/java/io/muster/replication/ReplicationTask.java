@@ -1,0 +1,112 @@
+package io.muster.replication;
+
+import io.muster.model.InstanceInfo;
+import io.muster.model.InstanceStatus;
+import io.muster.model.ReplicationItem;
+
+import java.time.Instant;
+
+/** Work for one peer. A newer task with the same key replaces a pending one, as in Eureka. */
+sealed interface ReplicationTask {
+    String app();
+
+    String id();
+
+    Instant expiresAt();
+
+    String action();
+
+    default String key() {
+        return action() + '#' + app() + '/' + id();
+    }
+
+    ReplicationItem item();
+
+    record Register(InstanceInfo instance, Instant expiresAt) implements ReplicationTask {
+        public String app() {
+            return instance.app();
+        }
+
+        public String id() {
+            return instance.id();
+        }
+
+        public String action() {
+            return ReplicationItem.REGISTER;
+        }
+
+        public ReplicationItem item() {
+            return new ReplicationItem(action(), app(), id(), instance.lastDirtyTimestamp(), instance.status().name(),
+                    null, instance);
+        }
+    }
+
+    /** Carries the stored instance so that a peer whose copy differs can tell (and the override, if any). */
+    record Heartbeat(InstanceInfo instance, Instant expiresAt) implements ReplicationTask {
+        public String app() {
+            return instance.app();
+        }
+
+        public String id() {
+            return instance.id();
+        }
+
+        public String action() {
+            return ReplicationItem.HEARTBEAT;
+        }
+
+        public ReplicationItem item() {
+            InstanceStatus override = instance.overriddenStatus();
+            return new ReplicationItem(action(), app(), id(), instance.lastDirtyTimestamp(), instance.status().name(),
+                    override == InstanceStatus.UNKNOWN ? null : override.name(), null);
+        }
+    }
+
+    record Cancel(String app, String id, Instant expiresAt) implements ReplicationTask {
+        public String action() {
+            return ReplicationItem.CANCEL;
+        }
+
+        public ReplicationItem item() {
+            return new ReplicationItem(action(), app, id, null, null, null, null);
+        }
+    }
+
+    record StatusUpdate(InstanceInfo instance, Instant expiresAt) implements ReplicationTask {
+        public String app() {
+            return instance.app();
+        }
+
+        public String id() {
+            return instance.id();
+        }
+
+        public String action() {
+            return ReplicationItem.STATUS_UPDATE;
+        }
+
+        public ReplicationItem item() {
+            return new ReplicationItem(action(), app(), id(), instance.lastDirtyTimestamp(), instance.status().name(),
+                    null, null);
+        }
+    }
+
+    record DeleteStatusOverride(InstanceInfo instance, Instant expiresAt) implements ReplicationTask {
+        public String app() {
+            return instance.app();
+        }
+
+        public String id() {
+            return instance.id();
+        }
+
+        public String action() {
+            return ReplicationItem.DELETE_STATUS_OVERRIDE;
+        }
+
+        public ReplicationItem item() {
+            return new ReplicationItem(action(), app(), id(), instance.lastDirtyTimestamp(), instance.status().name(),
+                    null, null);
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * Peers: send this node's client writes to every peer in Eureka's batch format, apply the batches peers send, and
+ * copy the registry from a peer at start-up. May import {@code model}, {@code registry}, {@code codec} and
+ * {@code config}.
+ */
+package io.muster.replication;
