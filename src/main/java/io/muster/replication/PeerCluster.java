@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.logging.Logger;
 
 /**
@@ -35,15 +36,24 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
     private final LocalNode self;
     private final InstanceRegistry registry;
     private final Clock clock;
+    private final Function<PeerUrl, PeerClient> clients;
     private final Object refreshLock = new Object();
     private volatile List<PeerNode> nodes = List.of();
 
     public PeerCluster(PeerConfig config, LocalNode self, InstanceRegistry registry, Clock clock) {
+        this(config, self, registry, clock, null);
+    }
+
+    /** @param clients makes the client for a peer; null for HTTP */
+    PeerCluster(PeerConfig config, LocalNode self, InstanceRegistry registry, Clock clock,
+                Function<PeerUrl, PeerClient> clients) {
         this.config = config;
         this.settings = ReplicationSettings.of(config);
         this.self = self;
         this.registry = registry;
         this.clock = clock;
+        this.clients = clients != null ? clients
+                : url -> new HttpPeerClient(url, settings.connectTimeout(), settings.readTimeout(), clock);
     }
 
     public boolean isConfigured() {
@@ -70,8 +80,7 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
             }
             for (PeerUrl url : wanted.values()) {
                 LOG.info("Muster: peer " + url + " added");
-                next.add(new PeerNode(url, new HttpPeerClient(url, settings.connectTimeout(), settings.readTimeout(),
-                        clock), registry, clock, settings));
+                next.add(new PeerNode(url, clients.apply(url), registry, clock, settings));
             }
             nodes = List.copyOf(next);
         }

@@ -1,0 +1,219 @@
+package io.muster.replication;
+
+import io.muster.config.ConfigLoader;
+import io.muster.config.ServerConfig.PeerConfig;
+import io.muster.model.Application;
+import io.muster.model.Applications;
+import io.muster.model.InstanceStatus;
+import io.muster.model.ReplicationItem;
+import io.muster.model.ReplicationResult;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.Origin;
+import io.muster.testing.Instances;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What reaches peers, in which batches, and what happens with their answers. No network: a recording peer. */
+class PeerClusterTest {
+    private final InstanceRegistry registry = new InstanceRegistry(Clock.systemUTC(), Duration.ofMinutes(3));
+    private final RecordingPeerClient peer = new RecordingPeerClient();
+    private PeerCluster cluster;
+
+    private PeerCluster cluster(String... settings) {
+        Map<String, String> m = new java.util.HashMap<>(Map.of(
+                "eureka.client.serviceUrl.defaultZone", "http://peer:secret@10.9.9.9:8761/eureka/,"
+                        + "http://127.0.0.1:8761/eureka/",
+                "eureka.server.peerReplicationBatchDelayMs", "0"));
+        for (int i = 0; i + 1 < settings.length; i += 2) {
+            m.put(settings[i], settings[i + 1]);
+        }
+        PeerConfig config = ConfigLoader.load(List.of(m)).peers();
+        cluster = new PeerCluster(config, new LocalNode("/eureka", null, Set.of(8761)), registry, Clock.systemUTC(),
+                url -> peer);
+        registry.addListener(cluster);
+        cluster.refresh();
+        return cluster;
+    }
+
+    @AfterEach
+    void close() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private List<ReplicationItem> nextBatch() throws InterruptedException {
+        List<ReplicationItem> batch = peer.batches.poll(5, TimeUnit.SECONDS);
+        assertThat(batch).as("a batch reached the peer").isNotNull();
+        return batch;
+    }
+
+    private List<String> actions(int items) throws InterruptedException {
+        List<String> seen = new ArrayList<>();
+        while (seen.size() < items) {
+            nextBatch().forEach(i -> seen.add(i.action() + " " + i.id()));
+        }
+        return seen;
+    }
+
+    @Test
+    void ownUrlIsNotAPeerAndCredentialsBecomeBasicAuth() {
+        cluster();
+        assertThat(cluster.nodes()).singleElement().satisfies(n -> {
+            assertThat(n.url().toString()).isEqualTo("http://10.9.9.9:8761/eureka/").doesNotContain("secret");
+            assertThat(n.url().authorization()).isEqualTo("Basic cGVlcjpzZWNyZXQ=");
+        });
+    }
+
+    @Test
+    void anotherPortOnThisMachineIsAPeer() {
+        PeerConfig config = ConfigLoader.load(List.of(Map.of("eureka.client.serviceUrl.defaultZone",
+                "http://127.0.0.1:8761/eureka/,http://127.0.0.1:8762/eureka/,http://127.0.0.1:8761/other/"))).peers();
+        cluster = new PeerCluster(config, new LocalNode("/eureka", null, Set.of(8761)), registry, Clock.systemUTC(),
+                url -> peer);
+        cluster.refresh();
+        assertThat(cluster.nodes()).extracting(n -> n.url().toString())
+                .containsExactly("http://127.0.0.1:8762/eureka/", "http://127.0.0.1:8761/other/");
+    }
+
+    @Test
+    void everyKindOfClientWriteIsReplicatedInOrder() throws Exception {
+        cluster();
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        assertThat(actions(1)).containsExactly("Register i-1");
+        registry.renew("A", "i-1", null, null, Origin.CLIENT);
+        assertThat(actions(1)).containsExactly("Heartbeat i-1");
+        registry.statusUpdate("A", "i-1", InstanceStatus.OUT_OF_SERVICE, null, Origin.CLIENT);
+        assertThat(actions(1)).containsExactly("StatusUpdate i-1");
+        registry.deleteStatusOverride("A", "i-1", InstanceStatus.UP, null, Origin.CLIENT);
+        assertThat(actions(1)).containsExactly("DeleteStatusOverride i-1");
+        registry.updateMetadata("A", "i-1", Map.of("k", "v"));
+        List<ReplicationItem> metadata = nextBatch();
+        assertThat(metadata.get(0).action()).isEqualTo("Register");
+        assertThat(metadata.get(0).instanceInfo().metadata()).containsEntry("k", "v");
+        registry.cancel("A", "i-1", Origin.CLIENT);
+        assertThat(actions(1)).containsExactly("Cancel i-1");
+    }
+
+    @Test
+    void writesFromPeersAndEvictionsAreNotReplicated() throws Exception {
+        cluster();
+        registry.register(Instances.up("A", "p-1"), Origin.PEER);
+        registry.renew("A", "p-1", null, null, Origin.PEER);
+        registry.statusUpdate("A", "p-1", InstanceStatus.DOWN, null, Origin.PEER);
+        registry.cancel("A", "p-1", Origin.PEER);
+        registry.register(Instances.up("A", "p-2"), Origin.PEER);
+        registry.expire("A", "p-2");
+        registry.register(Instances.up("A", "marker"), Origin.CLIENT);
+        assertThat(actions(1)).containsExactly("Register marker");
+        assertThat(peer.batches).isEmpty();
+    }
+
+    @Test
+    void aNewerTaskReplacesThePendingOneAndBatchesHoldAtMost250() throws Exception {
+        cluster("eureka.server.peerReplicationBatchDelayMs", "300");
+        for (int i = 0; i < 600; i++) {
+            registry.register(Instances.up("A", "i-" + i), Origin.CLIENT);
+        }
+        for (int round = 0; round < 5; round++) {
+            registry.renew("A", "i-0", null, null, Origin.CLIENT);   // five heartbeats, one pending task
+        }
+        List<Integer> sizes = new ArrayList<>();
+        int heartbeats = 0;
+        while (sizes.stream().mapToInt(Integer::intValue).sum() < 601) {
+            List<ReplicationItem> b = nextBatch();
+            sizes.add(b.size());
+            heartbeats += (int) b.stream().filter(i -> i.action().equals("Heartbeat")).count();
+        }
+        assertThat(sizes).allSatisfy(s -> assertThat(s).isLessThanOrEqualTo(250));
+        assertThat(heartbeats).isEqualTo(1);
+    }
+
+    @Test
+    void aPeerThatIsDownGetsTheBatchAgainWhenItIsBack() throws Exception {
+        cluster();
+        peer.failWith = new ConnectException("refused");
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        nextBatch();
+        assertThat(cluster.statuses().get(0).reachable()).isFalse();
+        peer.failWith = null;
+        assertThat(nextBatch()).extracting(ReplicationItem::id).containsExactly("i-1");
+        assertThat(cluster.statuses().get(0).reachable()).isTrue();
+        assertThat(cluster.statuses().get(0).lastSuccess()).isNotNull();
+    }
+
+    @Test
+    void aPermanentFailureDropsTheBatch() throws Exception {
+        cluster();
+        peer.failWith = new PeerClient.StatusException(400);
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        nextBatch();
+        peer.failWith = null;
+        registry.register(Instances.up("A", "i-2"), Origin.CLIENT);
+        assertThat(nextBatch()).extracting(ReplicationItem::id).containsExactly("i-2");
+        assertThat(cluster.statuses().get(0).dropped()).isEqualTo(1);
+    }
+
+    @Test
+    void heartbeatUnknownToThePeerIsFollowedByARegistration() throws Exception {
+        cluster();
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        nextBatch();
+        peer.answer = items -> items.stream().map(i -> ReplicationResult.of(
+                i.action().equals("Heartbeat") ? 404 : 200)).toList();
+        registry.renew("A", "i-1", null, null, Origin.CLIENT);
+        assertThat(actions(2)).containsExactly("Heartbeat i-1", "Register i-1");
+    }
+
+    @Test
+    void heartbeatConflictAdoptsThePeersNewerCopy() throws Exception {
+        cluster();
+        registry.register(Instances.sample("A", "i-1").lastDirtyTimestamp(1_000).build(), Origin.CLIENT);
+        nextBatch();
+        var newer = Instances.sample("A", "i-1").lastDirtyTimestamp(9_000).ipAddr("10.1.1.1").build();
+        peer.answer = items -> items.stream().map(i -> new ReplicationResult(409, newer)).toList();
+        registry.renew("A", "i-1", null, null, Origin.CLIENT);
+        nextBatch();
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!"10.1.1.1".equals(registry.instance("A", "i-1").orElseThrow().ipAddr())
+                && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(registry.instance("A", "i-1").orElseThrow().ipAddr()).isEqualTo("10.1.1.1");
+    }
+
+    @Test
+    void syncCopiesThePeersRegistry() throws Exception {
+        cluster();
+        peer.registry = new Applications(1, "UP_2_", List.of(new Application("B",
+                List.of(Instances.up("B", "b-1"), Instances.up("B", "b-2")))));
+        assertThat(cluster.syncUp(0, Duration.ZERO)).isEqualTo(2);
+        assertThat(registry.instance("B", "b-2")).isPresent();
+        assertThat(peer.batches).as("copied instances are not sent back").isEmpty();
+    }
+
+    @Test
+    void syncRetriesOnlyWhileNoPeerAnswers() throws Exception {
+        cluster();
+        peer.failWith = new IOException("down");
+        long t0 = System.nanoTime();
+        assertThat(cluster.syncUp(2, Duration.ofMillis(50))).isZero();
+        assertThat((System.nanoTime() - t0) / 1_000_000).isGreaterThanOrEqualTo(100);
+        peer.failWith = null;
+        t0 = System.nanoTime();
+        assertThat(cluster.syncUp(2, Duration.ofSeconds(30))).as("an empty answer is final").isZero();
+        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(5_000);
+    }
+}

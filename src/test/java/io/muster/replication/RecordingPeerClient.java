@@ -1,0 +1,40 @@
+package io.muster.replication;
+
+import io.muster.model.Applications;
+import io.muster.model.ReplicationItem;
+import io.muster.model.ReplicationResult;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Function;
+
+/** A peer that records the batches it receives and answers as told. */
+final class RecordingPeerClient implements PeerClient {
+    final BlockingQueue<List<ReplicationItem>> batches = new LinkedBlockingQueue<>();
+    volatile Function<List<ReplicationItem>, List<ReplicationResult>> answer =
+            items -> items.stream().map(i -> ReplicationResult.of(200)).toList();
+    volatile IOException failWith;
+    volatile Applications registry = new Applications(1, "", List.of());
+
+    @Override
+    public List<ReplicationResult> sendBatch(List<ReplicationItem> items) throws IOException {
+        batches.add(new ArrayList<>(items));
+        IOException fail = failWith;
+        if (fail != null) {
+            throw fail;
+        }
+        return answer.apply(items);
+    }
+
+    @Override
+    public Applications fetchRegistry() throws IOException {
+        IOException fail = failWith;
+        if (fail != null) {
+            throw fail;
+        }
+        return registry;
+    }
+}
