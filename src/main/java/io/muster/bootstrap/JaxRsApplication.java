@@ -2,7 +2,9 @@ package io.muster.bootstrap;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.jakarta.rs.json.JacksonJsonProvider;
+import io.muster.resources.AdminResource;
 import io.muster.resources.Api;
+import io.muster.resources.DashboardResource;
 import io.muster.resources.EurekaRoot;
 import io.muster.resources.OperationsResource;
 import io.muster.resources.UnexpectedErrorMapper;
@@ -17,7 +19,8 @@ final class JaxRsApplication {
     static ResourceConfig create(Api api) {
         ResourceConfig rc = new ResourceConfig();
         rc.setApplicationName("muster");
-        rc.registerInstances(new EurekaRoot(api), new OperationsResource(api),
+        rc.registerInstances(new EurekaRoot(api), new OperationsResource(api), new AdminResource(api),
+                new DashboardResource(),
                 new JacksonJsonProvider(new ObjectMapper()), new UnexpectedErrorMapper());
         // Payara would otherwise serialise with JSON-B; this property is what keeps Jackson in charge
         rc.property("jersey.config.jsonFeature", "JacksonJsonProvider");

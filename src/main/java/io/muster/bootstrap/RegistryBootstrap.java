@@ -3,12 +3,14 @@ package io.muster.bootstrap;
 import io.muster.config.ConfigLoader;
 import io.muster.config.InvalidConfigException;
 import io.muster.config.ServerConfig;
+import io.muster.resources.AccessControl;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRegistration;
 import org.glassfish.jersey.servlet.ServletContainer;
 
+import io.muster.metrics.RequestTimer;
 import io.muster.replication.LocalNode;
 import io.muster.replication.PeerUrl;
 
@@ -38,7 +40,11 @@ public final class RegistryBootstrap implements ServletContextListener {
         server = new RegistryServer(config, Clock.systemUTC(), localNode(context, config));
         server.start();
         RegistryServer started = server;
+        context.addFilter("muster-request-timer", new RequestTimer(started.metrics()))
+                .addMappingForUrlPatterns(null, false, "/*");
         context.addFilter("muster-local-port", new LocalPortFilter(started::learnedPort))
+                .addMappingForUrlPatterns(null, false, "/*");
+        context.addFilter("muster-access-control", new AccessControl(config.security().clientAuthRequired()))
                 .addMappingForUrlPatterns(null, false, "/*");
         ServletRegistration.Dynamic jersey = context.addServlet("muster-jersey",
                 new ServletContainer(JaxRsApplication.create(server.api())));

@@ -4,6 +4,7 @@ import io.muster.cache.ResponseCache;
 import io.muster.config.ServerConfig;
 import io.muster.eviction.Evictor;
 import io.muster.eviction.SelfPreservation;
+import io.muster.metrics.MusterMetrics;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
 import io.muster.replication.InboundBatch;
@@ -35,6 +36,7 @@ public final class RegistryServer implements AutoCloseable {
     private final PeerCluster peers;
     private final LocalNode self;
     private final Api api;
+    private final MusterMetrics metrics;
     private Scheduler scheduler;
 
     public RegistryServer(ServerConfig config, Clock clock, LocalNode self) {
@@ -52,8 +54,10 @@ public final class RegistryServer implements AutoCloseable {
         registry.addListener(peers);
         StatusReport status = new StatusReport(registry, selfPreservation, evictor, cache, gate, clock,
                 config.environment(), config.dataCenter(), peers::statuses, settings(config));
+        this.metrics = new MusterMetrics(registry, selfPreservation, evictor, cache, peers::statuses);
+        registry.addListener(metrics);
         this.api = new Api(registry, cache, gate, config.delta().disabled(), clock, status,
-                new InboundBatch(registry));
+                new InboundBatch(registry), metrics::scrape);
     }
 
     /** Finds peers, copies the registry from one, opens for traffic and schedules the periodic tasks. */
@@ -121,6 +125,10 @@ public final class RegistryServer implements AutoCloseable {
         return api;
     }
 
+    MusterMetrics metrics() {
+        return metrics;
+    }
+
     @Override
     public void close() {
         if (scheduler != null) {
@@ -128,6 +136,7 @@ public final class RegistryServer implements AutoCloseable {
             scheduler = null;
         }
         peers.close();
+        metrics.close();
         LOG.info("Muster: stopped");
     }
 }

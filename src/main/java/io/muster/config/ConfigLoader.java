@@ -92,12 +92,14 @@ public final class ConfigLoader {
         if (peers.myUrl() != null) {
             checkUrl("eureka.server.myUrl", peers.myUrl());
         }
+        ServerConfig.SecurityConfig security = new ServerConfig.SecurityConfig(bool(false, "clientAuthRequired"));
         String environment = values.getOrDefault("environment", "test");
         String dataCenter = values.getOrDefault("datacenter", "default");
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(problems);
         }
-        return new ServerConfig(eviction, selfPreservation, cache, delta, startup, peers, environment, dataCenter);
+        return new ServerConfig(eviction, selfPreservation, cache, delta, startup, peers, security, environment,
+                dataCenter);
     }
 
     /**

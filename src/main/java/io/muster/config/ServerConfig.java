@@ -6,7 +6,11 @@ import java.util.List;
 /** Settings for the whole server, loaded once at start-up. Durations, never raw milliseconds. */
 public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfPreservation,
                            ResponseCacheConfig responseCache, DeltaConfig delta, StartupConfig startup,
-                           PeerConfig peers, String environment, String dataCenter) {
+                           PeerConfig peers, SecurityConfig security, String environment, String dataCenter) {
+
+    /** Roles for peers and admins are always required; client authentication is off unless switched on. */
+    public record SecurityConfig(boolean clientAuthRequired) {
+    }
 
     public record EvictionConfig(Duration interval) {
     }

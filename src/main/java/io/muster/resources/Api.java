@@ -6,8 +6,9 @@ import io.muster.registry.TrafficGate;
 import io.muster.replication.InboundBatch;
 
 import java.time.Clock;
+import java.util.function.Supplier;
 
 /** What the resources work on, handed over by the composition root. */
 public record Api(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled,
-                  Clock clock, StatusReport status, InboundBatch inbound) {
+                  Clock clock, StatusReport status, InboundBatch inbound, Supplier<String> metrics) {
 }

@@ -46,6 +46,13 @@ public final class OperationsResource {
         return api.status().dashboard();
     }
 
+    @GET
+    @Path("metrics")
+    @Produces("text/plain; version=0.0.4; charset=utf-8")
+    public String metrics() {
+        return api.metrics().get();
+    }
+
     private static Response health(boolean up, String check) {
         String status = up ? "UP" : "DOWN";
         Map<String, Object> body = Map.of("status", status,

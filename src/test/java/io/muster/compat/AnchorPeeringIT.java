@@ -28,7 +28,8 @@ class AnchorPeeringIT {
         File dir = new File(System.getProperty("anchor.dir", "../shared/anchor"));
         Assumptions.assumeTrue(new File(dir, "run.sh").canExecute(), "no anchor Eureka server at " + dir);
         anchor = new ProcessBuilder(new File(dir, "run.sh").getAbsolutePath(), Integer.toString(ANCHOR_PORT),
-                "--eureka.client.service-url.defaultZone=http://127.0.0.1:" + MUSTER_PORT + "/eureka/",
+                "--eureka.client.service-url.defaultZone=http://" + ChildServer.PEER + ":" + ChildServer.PEER_PASSWORD
+                        + "@127.0.0.1:" + MUSTER_PORT + "/eureka/",
                 "--eureka.instance.hostname=anchor-peer", "--eureka.server.use-read-only-response-cache=false")
                 .redirectErrorStream(true).redirectOutput(new File("target/anchor-peering.log")).start();
         muster = ChildServer.start(MUSTER_PORT,
@@ -76,7 +77,8 @@ class AnchorPeeringIT {
                 .isEqualTo(204);
         awaitStatus(m, "apps/FROM-ANCHOR/s-1", 200);
 
-        assertThat(m.put("apps/FROM-MUSTER/m-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
+        assertThat(m.as(ChildServer.ADMIN, ChildServer.ADMIN_PASSWORD)
+                .put("apps/FROM-MUSTER/m-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
         awaitBody(a, "apps/FROM-MUSTER/m-1", "\"OUT_OF_SERVICE\"");
         assertThat(a.put("apps/FROM-ANCHOR/s-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
         awaitBody(m, "apps/FROM-ANCHOR/s-1", "\"OUT_OF_SERVICE\"");

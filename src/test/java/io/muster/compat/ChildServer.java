@@ -14,6 +14,14 @@ import java.util.concurrent.TimeUnit;
  * this class started.
  */
 final class ChildServer implements AutoCloseable {
+    /** Realm users every child server gets (RunEmbedded creates them from -Dmuster.users). */
+    static final String ADMIN = "admin";
+    static final String ADMIN_PASSWORD = "admin-pw";
+    static final String PEER = "peer";
+    static final String PEER_PASSWORD = "peer-pw";
+    static final String CLIENT = "client";
+    static final String CLIENT_PASSWORD = "client-pw";
+
     private final Process process;
     final String baseUrl;
 
@@ -27,7 +35,9 @@ final class ChildServer implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(List.of(System.getProperty("payara.jvm.flags").trim().split("\\s+")));
         cmd.addAll(List.of(systemProperties));
-        cmd.addAll(List.of("-Xmx512m", "-Dport=" + port, "-Dpayara.domain.xml=" + System.getProperty("payara.domain.xml"),
+        cmd.addAll(List.of("-Xmx512m", "-Dport=" + port, "-Dmuster.users=" + ADMIN + ":" + ADMIN_PASSWORD
+                        + ":eureka-admin," + PEER + ":" + PEER_PASSWORD + ":eureka-peer," + CLIENT + ":" + CLIENT_PASSWORD
+                        + ":eureka-client", "-Dpayara.domain.xml=" + System.getProperty("payara.domain.xml"),
                 "-cp", System.getProperty("payara.embedded.jar"),
                 "src/test/java/io/muster/dev/RunEmbedded.java", System.getProperty("muster.war")));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -54,6 +64,11 @@ final class ChildServer implements AutoCloseable {
         }
         p.destroyForcibly();
         throw new IllegalStateException("child server exited with " + p.waitFor());
+    }
+
+    /** The base URL with credentials in it, as operators write peer and client service URLs. */
+    String urlWithCredentials(String user, String password) {
+        return baseUrl.replace("://", "://" + user + ":" + password + "@");
     }
 
     @Override

@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ClusterIT {
     private static final int[] PORTS = {18111, 18112, 18113};
-    private static final String PEERS = "http://127.0.0.1:18111/eureka/,http://127.0.0.1:18112/eureka/,"
-            + "http://127.0.0.1:18113/eureka/";
+    /** As operators write it: every node, credentials of the eureka-peer user in each URL. */
+    private static final String PEERS = "http://peer:peer-pw@127.0.0.1:18111/eureka/,"
+            + "http://peer:peer-pw@127.0.0.1:18112/eureka/,http://peer:peer-pw@127.0.0.1:18113/eureka/";
     private static final List<ChildServer> started = new ArrayList<>();
 
     static ChildServer node(int index) throws Exception {
@@ -72,7 +73,8 @@ class ClusterIT {
         await("B sees A's registrations", hb, "apps/ALPHA", body -> body.contains("\"a-9\""));
         await("A sees B's registrations", ha, "apps/BRAVO", body -> body.contains("\"b-9\""));
 
-        assertThat(hb.put("apps/ALPHA/a-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
+        assertThat(hb.as(ChildServer.ADMIN, ChildServer.ADMIN_PASSWORD)
+                .put("apps/ALPHA/a-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
         await("override made on B reaches A", ha, "apps/ALPHA/a-1", body -> body.contains("\"OUT_OF_SERVICE\""));
         assertThat(ha.delete("apps/BRAVO/b-1").status()).isEqualTo(200);
         await("cancel made on A reaches B", hb, "apps/BRAVO", body -> !body.contains("\"b-1\""));

@@ -108,7 +108,8 @@ class NetflixClientIT {
                     System.currentTimeMillis())).status()).isEqualTo(204);
             await("registration seen", () -> watcher.getApplication("FOLLOWED") != null);
 
-            assertThat(http.put("apps/FOLLOWED/f-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
+            assertThat(http.as(ChildServer.ADMIN, ChildServer.ADMIN_PASSWORD)
+                    .put("apps/FOLLOWED/f-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
             await("status change seen", () -> {
                 InstanceInfo i = watcher.getApplications().getRegisteredApplications("FOLLOWED").getByInstanceId("f-1");
                 return i != null && i.getStatus() == InstanceInfo.InstanceStatus.OUT_OF_SERVICE;

@@ -32,6 +32,7 @@ public final class RunEmbedded {
                 + ".admin-listener.port", Integer.toString(adminPort));
         GlassFish glassFish = runtime.newGlassFish(props);
         glassFish.start();
+        createUsers(glassFish);
         String name = glassFish.getDeployer().deploy(war, "--name=eureka", "--contextroot=eureka", "--force=true");
         if (name == null) {
             System.err.println("MUSTER-DEPLOY-FAILED: see the log above");
@@ -50,6 +51,33 @@ public final class RunEmbedded {
         System.out.println("MUSTER-READY http://localhost:" + port + "/eureka/ (Eureka API at "
                 + "http://localhost:" + port + "/eureka/apps/ ; stop with Ctrl+C)");
         Thread.currentThread().join();
+    }
+
+    /**
+     * File-realm users for local use, from {@code MUSTER_USERS} (or {@code -Dmuster.users}):
+     * {@code user:password:role[;role...]} entries separated by commas, e.g.
+     * {@code peer:secret:eureka-peer,admin:changeit:eureka-admin}. Roles are realm groups of the same name.
+     */
+    private static void createUsers(GlassFish glassFish) throws Exception {
+        String spec = System.getProperty("muster.users", System.getenv("MUSTER_USERS"));
+        if (spec == null || spec.isBlank()) {
+            return;
+        }
+        for (String entry : spec.split(",")) {
+            String[] p = entry.trim().split(":", 3);
+            if (p.length != 3) {
+                throw new IllegalArgumentException("MUSTER_USERS entry must be user:password:role[;role...]");
+            }
+            java.nio.file.Path passwordFile = java.nio.file.Files.createTempFile("muster-user", ".txt");
+            try {
+                java.nio.file.Files.writeString(passwordFile, "AS_ADMIN_USERPASSWORD=" + p[1] + "\n");
+                var result = glassFish.getCommandRunner().run("create-file-user", "--groups",
+                        p[2].replace(';', ':'), "--passwordfile", passwordFile.toString(), p[0]);
+                System.out.println("MUSTER-USER " + p[0] + " (" + p[2] + "): " + result.getExitStatus());
+            } finally {
+                java.nio.file.Files.deleteIfExists(passwordFile);
+            }
+        }
     }
 
     private static int port() {

@@ -147,11 +147,20 @@ class PeerClusterTest {
         peer.failWith = new ConnectException("refused");
         registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
         nextBatch();
-        assertThat(cluster.statuses().get(0).reachable()).isFalse();
+        awaitReachable(false);
         peer.failWith = null;
         assertThat(nextBatch()).extracting(ReplicationItem::id).containsExactly("i-1");
-        assertThat(cluster.statuses().get(0).reachable()).isTrue();
+        awaitReachable(true);
         assertThat(cluster.statuses().get(0).lastSuccess()).isNotNull();
+    }
+
+    /** The peer's state is updated by the batcher's thread just after the call the test observed. */
+    private void awaitReachable(boolean expected) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (cluster.statuses().get(0).reachable() != expected && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(cluster.statuses().get(0).reachable()).isEqualTo(expected);
     }
 
     @Test
@@ -163,6 +172,7 @@ class PeerClusterTest {
         peer.failWith = null;
         registry.register(Instances.up("A", "i-2"), Origin.CLIENT);
         assertThat(nextBatch()).extracting(ReplicationItem::id).containsExactly("i-2");
+        awaitReachable(true);
         assertThat(cluster.statuses().get(0).dropped()).isEqualTo(1);
     }
 

@@ -1,5 +1,6 @@
 package io.muster.resources;
 
+import io.muster.testing.EmbeddedRealm;
 import io.muster.testing.Http;
 import io.muster.testing.Http.Reply;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -34,9 +35,13 @@ class RegistryApiIT {
     URL base;
     Http http;
 
+    Http admin;
+
     @BeforeEach
-    void client() {
+    void client() throws Exception {
+        EmbeddedRealm.ensureUsers();
         http = new Http(base.toString());
+        admin = http.as(EmbeddedRealm.ADMIN, EmbeddedRealm.ADMIN_PASSWORD);
     }
 
     private void register(String app, String id) {
@@ -89,7 +94,8 @@ class RegistryApiIT {
     @Test
     void replicatedHeartbeatWithAnOlderCopyGets409WithOurInstance() {
         http.postJson("apps/CONF", instanceJson("CONF", "c-1", "UP", 5000));
-        Reply r = http.send("PUT", "apps/CONF/c-1?lastDirtyTimestamp=1000", null,
+        Http peer = http.as(EmbeddedRealm.PEER, EmbeddedRealm.PEER_PASSWORD);
+        Reply r = peer.send("PUT", "apps/CONF/c-1?lastDirtyTimestamp=1000", null,
                 "x-netflix-discovery-replication", "true", "Accept", "application/json");
         assertThat(r.status()).isEqualTo(409);
         assertThat(r.body()).contains("\"lastDirtyTimestamp\":\"5000\"");
@@ -109,26 +115,26 @@ class RegistryApiIT {
     @Test
     void statusOverrideAndItsRemoval() {
         register("OVR", "o-1");
-        assertThat(http.put("apps/OVR/o-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
+        assertThat(admin.put("apps/OVR/o-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
         assertThat(http.getJson("apps/OVR/o-1").body())
                 .contains("\"status\":\"OUT_OF_SERVICE\"", "\"overriddenStatus\":\"OUT_OF_SERVICE\"");
         assertThat(http.put("apps/OVR/o-1?status=UP").status()).isEqualTo(200);
         assertThat(http.getJson("apps/OVR/o-1").body()).contains("\"status\":\"OUT_OF_SERVICE\"");
-        assertThat(http.delete("apps/OVR/o-1/status").status()).isEqualTo(200);
+        assertThat(admin.delete("apps/OVR/o-1/status").status()).isEqualTo(200);
         assertThat(http.getJson("apps/OVR/o-1").body()).contains("\"status\":\"UNKNOWN\"");
         assertThat(http.put("apps/OVR/o-1").status()).as("UNKNOWN makes the client re-register").isEqualTo(404);
-        assertThat(http.put("apps/OVR/nobody/status?value=UP").status()).isEqualTo(404);
-        assertThat(http.delete("apps/OVR/nobody/status").status()).isEqualTo(404);
+        assertThat(admin.put("apps/OVR/nobody/status?value=UP").status()).isEqualTo(404);
+        assertThat(admin.delete("apps/OVR/nobody/status").status()).isEqualTo(404);
     }
 
     @Test
     void unknownStatusValueIs400AndChangesNothing() {
         register("BADSTAT", "b-1");
-        Reply r = http.put("apps/BADSTAT/b-1/status?value=BOGUS");
+        Reply r = admin.put("apps/BADSTAT/b-1/status?value=BOGUS");
         assertThat(r.status()).isEqualTo(400);
         assertThat(r.body()).startsWith("Unknown status value: BOGUS");
-        assertThat(http.put("apps/BADSTAT/b-1/status").status()).isEqualTo(400);
-        assertThat(http.delete("apps/BADSTAT/b-1/status?value=up").status()).isEqualTo(400);
+        assertThat(admin.put("apps/BADSTAT/b-1/status").status()).isEqualTo(400);
+        assertThat(admin.delete("apps/BADSTAT/b-1/status?value=up").status()).isEqualTo(400);
         assertThat(http.getJson("apps/BADSTAT/b-1").body()).contains("\"status\":\"UP\"");
     }
 

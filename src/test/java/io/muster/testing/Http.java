@@ -13,11 +13,28 @@ import java.util.zip.GZIPInputStream;
 
 /** A tiny HTTP client for tests that talk to a deployed server. */
 public final class Http {
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client;
     private final String base;
+    private final String authorization;
 
     public Http(String base) {
+        this(base, null, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
+    }
+
+    private Http(String base, String authorization, HttpClient client) {
         this.base = base.endsWith("/") ? base : base + "/";
+        this.authorization = authorization;
+        this.client = client;
+    }
+
+    public String baseUrl() {
+        return base;
+    }
+
+    /** The same server, with HTTP Basic credentials on every request. */
+    public Http as(String user, String password) {
+        return new Http(base, "Basic " + java.util.Base64.getEncoder()
+                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)), client);
     }
 
     public record Reply(int status, String body, java.net.http.HttpHeaders headers, byte[] raw) {
@@ -42,6 +59,9 @@ public final class Http {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
         for (int i = 0; i + 1 < headers.length; i += 2) {
             b.header(headers[i], headers[i + 1]);
         }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Sets Muster up on a running Payara Server 6 domain: file-realm users for the three roles, the WAR deployed at
+# /eureka, and settings as web context parameters.
+#
+#   ASADMIN=/opt/payara6/bin/asadmin PEER_PASSWORD=... ADMIN_PASSWORD=... \
+#     server-config/payara/setup.sh /path/to/eureka.war [asadmin options, e.g. --port 4848]
+#
+# Optional: CLIENT_PASSWORD (creates the eureka-client user), PEERS (the other nodes' URLs with the peer
+# credentials, comma-separated), CLIENT_AUTH=true. Re-running it is safe: existing users are kept.
+set -euo pipefail
+war="${1:?usage: setup.sh path/to/eureka.war [asadmin options]}"
+shift
+asadmin="${ASADMIN:-asadmin}"
+pwfile="$(mktemp)"
+trap 'rm -f "$pwfile"' EXIT
+
+user() {   # user NAME GROUP PASSWORD
+  printf 'AS_ADMIN_USERPASSWORD=%s\n' "$3" > "$pwfile"
+  "$asadmin" "${opts[@]}" create-file-user --groups "$2" --passwordfile "$pwfile" "$1" \
+    || echo "user $1 exists already (kept)"
+}
+opts=("$@")
+user peer eureka-peer "${PEER_PASSWORD:?set PEER_PASSWORD}"
+user admin eureka-admin "${ADMIN_PASSWORD:?set ADMIN_PASSWORD}"
+if [ -n "${CLIENT_PASSWORD:-}" ]; then
+  user client eureka-client "$CLIENT_PASSWORD"
+fi
+
+"$asadmin" "${opts[@]}" deploy --force=true --name eureka --contextroot eureka "$war"
+
+param() {   # param NAME VALUE
+  "$asadmin" "${opts[@]}" set-web-context-param --name="$1" --value="$2" eureka
+}
+if [ -n "${PEERS:-}" ]; then
+  param eureka.client.serviceUrl.defaultZone "$PEERS"
+fi
+param eureka.server.clientAuthRequired "${CLIENT_AUTH:-false}"
+# context parameters are read at start: restart the application once
+"$asadmin" "${opts[@]}" disable eureka
+"$asadmin" "${opts[@]}" enable eureka
+echo "Muster deployed at /eureka"

@@ -1,0 +1,266 @@
+// Muster dashboard: plain JavaScript, no build step, no external resources.
+// Reads api/status (server state) and apps/ (the registry, JSON); every value from clients is inserted as
+// text, never as HTML.
+(function () {
+  'use strict';
+  var REFRESH_MS = 5000;
+  var PAGE_SIZE = 50;
+  var state = { status: null, apps: [], page: 0, expanded: {}, admin: null, query: '', timelineQuery: '' };
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) { e.textContent = String(text); }
+    if (cls) { e.className = cls; }
+    return e;
+  }
+  function row(cells) {
+    var tr = document.createElement('tr');
+    cells.forEach(function (c) {
+      var td = document.createElement('td');
+      if (c instanceof Node) { td.appendChild(c); } else { td.textContent = c === undefined || c === null ? '' : String(c); }
+      tr.appendChild(td);
+    });
+    return tr;
+  }
+  function kv(table, pairs) {
+    table.replaceChildren();
+    pairs.forEach(function (p) {
+      var tr = document.createElement('tr');
+      tr.appendChild(el('th', p[0]));
+      var td = el('td');
+      if (p[1] instanceof Node) { td.appendChild(p[1]); } else { td.textContent = p[1] === undefined || p[1] === null ? '' : String(p[1]); }
+      tr.appendChild(td);
+      table.appendChild(tr);
+    });
+  }
+  function duration(seconds) {
+    var d = Math.floor(seconds / 86400), h = Math.floor(seconds % 86400 / 3600), m = Math.floor(seconds % 3600 / 60);
+    return (d ? d + 'd ' : '') + h + 'h ' + m + 'm';
+  }
+  function time(ms) { return ms ? new Date(Number(ms)).toISOString().replace('T', ' ').replace('Z', '') : ''; }
+  function mb(bytes) { return Math.round(bytes / 1048576) + ' MB'; }
+
+  function getJson(path, extraHeaders) {
+    var headers = Object.assign({ 'Accept': 'application/json' }, extraHeaders || {});
+    return fetch(path, { headers: headers, cache: 'no-store', credentials: 'omit' }).then(function (r) {
+      if (!r.ok) { throw new Error(path + ': HTTP ' + r.status); }
+      return r.json();
+    });
+  }
+
+  function refresh() {
+    return Promise.all([getJson('api/status'), getJson('apps/').catch(function () { return null; })])
+      .then(function (results) {
+        state.status = results[0];
+        state.apps = results[1] ? results[1].applications.application : [];
+        render();
+      })
+      .catch(function (e) { console.warn('refresh failed', e.message); });
+  }
+
+  function render() {
+    var s = state.status, sp = s.selfPreservation;
+    kv($('system-table'), [
+      ['Environment', s.environment], ['Data center', s.dataCenter], ['Current time', s.currentTime],
+      ['Uptime', duration(s.uptimeSeconds)], ['Lease expiration enabled', sp.leaseExpirationEnabled],
+      ['Renews threshold', sp.renewalThreshold], ['Renews (last min)', sp.renewalsLastMinute],
+      ['Registered instances', s.instances], ['Applications', s.applications],
+      ['Reads allowed', s.readsAllowed ? 'yes' : 'no (waiting after an empty start-up sync)']
+    ]);
+    renderBanner(sp);
+    renderPreservation(sp);
+    renderPeers(s.peers);
+    renderApps();
+    renderTimeline(s.recentActivity);
+    kv($('general-table'), [
+      ['CPUs', s.jvm.cpus], ['Heap used', mb(s.jvm.heapUsedBytes)], ['Heap max', mb(s.jvm.heapMaxBytes)],
+      ['Started', s.startedAt], ['Evicted since start', s.evictedTotal],
+      ['Response cache', 'hits ' + s.responseCache.hits + ', builds ' + s.responseCache.builds + ' (' + s.responseCache.buildMillis + ' ms)'],
+      ['Status overrides', Object.keys(s.statusOverrides).length]
+    ]);
+  }
+
+  function renderBanner(sp) {
+    var b = $('banner');
+    if (sp.enabled && !sp.leaseExpirationEnabled && sp.expectedClients > 0) {
+      b.textContent = 'EMERGENCY! Self-preservation is on: renewals (' + sp.renewalsLastMinute
+        + ' in the last minute) are at or below the threshold (' + sp.renewalThreshold
+        + '), so lapsed instances are NOT being removed. The registry may list instances that are gone.';
+      b.className = 'banner';
+      b.hidden = false;
+    } else if (!sp.enabled) {
+      b.textContent = 'Self-preservation is turned off: lapsed instances are always removed, even during a network partition.';
+      b.className = 'banner off';
+      b.hidden = false;
+    } else {
+      b.hidden = true;
+    }
+  }
+
+  /** Which apps stopped renewing, and what eviction would do if self-preservation were off. */
+  function renderPreservation(sp) {
+    $('preservation-reason').textContent = sp.reason;
+    var now = Date.parse(state.status.currentTime);
+    var silent = {}, expired = 0, total = 0;
+    state.apps.forEach(function (app) {
+      app.instance.forEach(function (i) {
+        total++;
+        var lease = i.leaseInfo || {};
+        var last = Number(lease.lastRenewalTimestamp || 0);
+        if (last && now - last > 2 * 1000 * (lease.renewalIntervalInSecs || 30)) {
+          silent[app.name] = (silent[app.name] || 0) + 1;
+        }
+        if (last && now - last > 1000 * (lease.durationInSecs || 90)) { expired++; }
+      });
+    });
+    var perPass = total - Math.floor(total * 0.85);
+    kv($('preservation-table'), [
+      ['Enabled', sp.enabled], ['Expected clients', sp.expectedClients],
+      ['Expected renewals / min', sp.expectedClients * 2], ['Actual renewals (last min)', sp.renewalsLastMinute],
+      ['Threshold', sp.renewalThreshold],
+      ['If it were off', expired === 0 ? 'nothing would be evicted: no lease has lapsed'
+        : expired + ' lapsed instance(s) would be evicted, at most ' + perPass + ' per eviction pass']
+    ]);
+    var box = $('silent-apps');
+    box.replaceChildren();
+    var names = Object.keys(silent).sort();
+    if (names.length) {
+      box.appendChild(el('p', 'Apps that stopped renewing: ' + names.map(function (n) { return n + ' (' + silent[n] + ')'; }).join(', ')));
+    }
+  }
+
+  function renderPeers(peers) {
+    var body = $('peers-table').tBodies[0];
+    body.replaceChildren();
+    if (!peers.length) { body.appendChild(row(['no peers configured: this node runs alone'])); return; }
+    peers.forEach(function (p) {
+      body.appendChild(row([p.url, p.reachable ? 'reachable' : 'UNREACHABLE', p.lastSuccess || 'never', p.queueDepth,
+        p.sent, p.failedBatches, p.dropped, p.lastError || '']));
+    });
+  }
+
+  function matches(app, q) {
+    if (!q) { return true; }
+    if (app.name.toLowerCase().indexOf(q) >= 0) { return true; }
+    return app.instance.some(function (i) {
+      return (i.instanceId || '').toLowerCase().indexOf(q) >= 0 || (i.hostName || '').toLowerCase().indexOf(q) >= 0
+        || i.status.toLowerCase() === q;
+    });
+  }
+
+  function renderApps() {
+    var q = state.query.trim().toLowerCase();
+    var apps = state.apps.filter(function (a) { return matches(a, q); })
+      .sort(function (a, b) { return a.name < b.name ? -1 : a.name > b.name ? 1 : 0; });
+    var pages = Math.max(1, Math.ceil(apps.length / PAGE_SIZE));
+    state.page = Math.min(state.page, pages - 1);
+    $('page').textContent = 'page ' + (state.page + 1) + ' of ' + pages;
+    $('app-count').textContent = '(' + apps.length + ' apps)';
+    var body = $('apps-table').tBodies[0];
+    body.replaceChildren();
+    apps.slice(state.page * PAGE_SIZE, (state.page + 1) * PAGE_SIZE).forEach(function (app) {
+      var counts = {};
+      app.instance.forEach(function (i) { counts[i.status] = (counts[i.status] || 0) + 1; });
+      var summary = el('span');
+      Object.keys(counts).sort().forEach(function (s) {
+        summary.appendChild(el('span', s + ' (' + counts[s] + ') ', 'status-' + s));
+      });
+      var tr = row([app.name, app.instance.length, summary]);
+      tr.className = 'app';
+      tr.dataset.app = app.name;
+      tr.addEventListener('click', function () { state.expanded[app.name] = !state.expanded[app.name]; renderApps(); });
+      body.appendChild(tr);
+      if (state.expanded[app.name]) {
+        app.instance.forEach(function (i) {
+          var link = el('span', i.instanceId || i.hostName, 'link');
+          link.dataset.instance = i.instanceId || i.hostName;
+          link.addEventListener('click', function (ev) { ev.stopPropagation(); openInstance(app.name, link.dataset.instance); });
+          var detail = el('span', i.ipAddr + ':' + (i.port ? i.port.$ : '') + ' ');
+          detail.appendChild(el('span', i.status, 'status-' + i.status));
+          if (i.overriddenStatus && i.overriddenStatus !== 'UNKNOWN') { detail.appendChild(el('span', ' (override ' + i.overriddenStatus + ')')); }
+          var r = row(['', link, detail]);
+          r.className = 'instances';
+          body.appendChild(r);
+        });
+      }
+    });
+  }
+
+  function renderTimeline(activity) {
+    var q = state.timelineQuery.trim().toUpperCase();
+    var body = $('timeline-table').tBodies[0];
+    body.replaceChildren();
+    activity.filter(function (a) { return !q || a.app.indexOf(q) >= 0; }).slice(0, 200).forEach(function (a) {
+      body.appendChild(row([a.at.replace('T', ' ').replace('Z', ''), a.kind, a.app, a.id, a.status]));
+    });
+  }
+
+  function flatten(prefix, value, out) {
+    if (value !== null && typeof value === 'object') {
+      Object.keys(value).forEach(function (k) { flatten(prefix ? prefix + '.' + k : k, value[k], out); });
+    } else {
+      out.push([prefix, /Timestamp$/.test(prefix) && Number(value) > 0 ? value + '  (' + time(value) + ')' : value]);
+    }
+    return out;
+  }
+
+  function openInstance(app, id) {
+    getJson('apps/' + encodeURIComponent(app) + '/' + encodeURIComponent(id)).then(function (doc) {
+      var i = doc.instance;
+      $('instance-title').textContent = app + ' / ' + id;
+      kv($('instance-table'), flatten('', i, []));
+      var actions = $('instance-actions');
+      actions.hidden = !state.admin;
+      actions.dataset.app = app;
+      actions.dataset.id = id;
+      $('instance-dialog').showModal();
+    }).catch(function (e) { alert('Cannot load the instance: ' + e.message); });
+  }
+
+  var CONFIRM = {
+    'out-of-service': 'Set this instance OUT_OF_SERVICE? Clients stop routing to it; the override stays until removed, even when the instance re-registers.',
+    'remove-override': 'Remove the status override? The status becomes UNKNOWN until the instance\'s next heartbeat, which makes it register again with its own status.',
+    'deregister': 'Deregister this instance? It disappears from the registry now; a live instance registers again on its next heartbeat (within about 30 s).'
+  };
+
+  function act(action) {
+    var box = $('instance-actions');
+    if (!window.confirm(CONFIRM[action])) { return; }
+    fetch('api/admin/instances/' + encodeURIComponent(box.dataset.app) + '/' + encodeURIComponent(box.dataset.id) + '/' + action, {
+      method: 'POST', credentials: 'omit', cache: 'no-store',
+      headers: { 'Authorization': state.admin.authorization, 'X-Muster-Dashboard': '1', 'X-Muster-CSRF': state.admin.token }
+    }).then(function (r) {
+      if (!r.ok) { throw new Error('HTTP ' + r.status); }
+      $('instance-dialog').close();
+      return refresh();
+    }).catch(function (e) { alert('The action failed: ' + e.message); });
+  }
+
+  function signIn(ev) {
+    ev.preventDefault();
+    var authorization = 'Basic ' + btoa(unescape(encodeURIComponent($('user').value + ':' + $('password').value)));
+    getJson('api/admin/csrf', { 'Authorization': authorization, 'X-Muster-Dashboard': '1' }).then(function (c) {
+      state.admin = { authorization: authorization, token: c.token, user: $('user').value };
+      $('sign-in').hidden = true;
+      $('sign-in-open').hidden = true;
+      $('signed-in').hidden = false;
+      $('signed-in').textContent = 'admin: ' + state.admin.user;
+      $('password').value = '';
+    }).catch(function () { $('sign-in-error').textContent = 'not an admin (wrong user, password or role)'; });
+  }
+
+  $('sign-in-open').addEventListener('click', function () { $('sign-in').hidden = false; $('sign-in-open').hidden = true; });
+  $('sign-in').addEventListener('submit', signIn);
+  $('search').addEventListener('input', function (e) { state.query = e.target.value; state.page = 0; renderApps(); });
+  $('timeline-filter').addEventListener('input', function (e) { state.timelineQuery = e.target.value; if (state.status) { renderTimeline(state.status.recentActivity); } });
+  $('prev').addEventListener('click', function () { state.page = Math.max(0, state.page - 1); renderApps(); });
+  $('next').addEventListener('click', function () { state.page++; renderApps(); });
+  $('instance-close').addEventListener('click', function () { $('instance-dialog').close(); });
+  Array.prototype.forEach.call(document.querySelectorAll('#instance-actions button'), function (b) {
+    b.addEventListener('click', function () { act(b.dataset.action); });
+  });
+  $('interval').textContent = REFRESH_MS / 1000;
+  refresh();
+  setInterval(refresh, REFRESH_MS);
+}());

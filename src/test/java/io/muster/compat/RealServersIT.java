@@ -1,0 +1,280 @@
+package io.muster.compat;
+
+import com.netflix.appinfo.ApplicationInfoManager;
+import com.netflix.appinfo.InstanceInfo;
+import com.netflix.appinfo.MyDataCenterInstanceConfig;
+import com.netflix.appinfo.providers.EurekaConfigBasedInstanceInfoProvider;
+import com.netflix.discovery.DefaultEurekaClientConfig;
+import com.netflix.discovery.DiscoveryClient;
+import com.netflix.discovery.Jersey3DiscoveryClientOptionalArgs;
+import com.netflix.discovery.shared.Application;
+import com.netflix.discovery.shared.transport.jersey3.Jersey3TransportClientFactories;
+import io.muster.testing.Http;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The same eureka.war on a real Apache Tomcat 10.1 and a real Payara Server 6 (unpacked from Maven Central by the
+ * build into target/servers), set up with the files in server-config/ as an operator would, managed through each
+ * server's own console (Tomcat's manager text API, Payara's asadmin): deploy, stop/start, redeploy, undeploy, with
+ * a real eureka-client register, fetch and cancel round trip and the roles enforced by the server's realm.
+ */
+class RealServersIT {
+    private static final Path SERVERS = Path.of("target", "servers").toAbsolutePath();
+    private static final Path WAR = Path.of(System.getProperty("muster.war")).toAbsolutePath();
+
+    @org.junit.jupiter.api.BeforeAll
+    static void serversUnpacked() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(SERVERS),
+                "the build unpacks the servers unless -Dservers.skip=true");
+    }
+
+    // ------------------------------------------------------------------ Tomcat
+
+    @Test
+    void tomcatDeploysManagesAndServesTheWar() throws Exception {
+        Path home;
+        try (Stream<Path> s = Files.list(SERVERS)) {
+            home = s.filter(p -> p.getFileName().toString().startsWith("apache-tomcat-10.1")).findFirst().orElseThrow();
+        }
+        Path base = Path.of("target", "tomcat-base").toAbsolutePath();
+        deleteTree(base);
+        for (String d : new String[]{"conf/Catalina/localhost", "logs", "temp", "webapps", "work"}) {
+            Files.createDirectories(base.resolve(d));
+        }
+        copyTree(home.resolve("conf"), base.resolve("conf"));
+        copyTree(home.resolve("webapps/manager"), base.resolve("webapps/manager"));
+        String serverXml = Files.readString(base.resolve("conf/server.xml"))
+                .replace("<Server port=\"8005\"", "<Server port=\"-1\"")
+                .replace("<Connector port=\"8080\"", "<Connector address=\"127.0.0.1\" port=\"18280\"");
+        Files.writeString(base.resolve("conf/server.xml"), serverXml);
+        Files.writeString(base.resolve("conf/tomcat-users.xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<tomcat-users xmlns=\"http://tomcat.apache.org/xml\" version=\"1.0\">\n"
+                + Files.readString(Path.of("server-config/tomcat/tomcat-users-fragment.xml")) + "</tomcat-users>\n");
+        // the operator's context file, pointing at the WAR, with one setting changed to see it take effect
+        Files.writeString(base.resolve("conf/Catalina/localhost/eureka.xml"),
+                Files.readString(Path.of("server-config/tomcat/eureka.xml"))
+                        .replace("/opt/muster/eureka.war", WAR.toString())
+                        .replace("\"eureka.environment\" value=\"prod\"", "\"eureka.environment\" value=\"tomcat-it\""));
+
+        ProcessBuilder pb = new ProcessBuilder("bash", home.resolve("bin/catalina.sh").toString(), "run")
+                .redirectErrorStream(true).redirectOutput(base.resolve("logs/console.log").toFile());
+        pb.environment().putAll(Map.of("CATALINA_HOME", home.toString(), "CATALINA_BASE", base.toString(),
+                "CATALINA_OPTS", "-Xmx512m"));
+        Process tomcat = pb.start();
+        try {
+            Http eureka = new Http("http://127.0.0.1:18280/eureka/");
+            Http manager = new Http("http://127.0.0.1:18280/manager/text/").as("deployer", "CHANGE-ME-deployer");
+            awaitStatus(eureka, "health/ready", 200, 120);
+            assertThat(eureka.getJson("status").body()).as("context file settings apply").contains("tomcat-it");
+            assertThat(manager.get("list").body()).contains("/eureka:running");
+            roundTrip("tomcat", eureka.baseUrl());
+            rolesAreEnforced(eureka, "peer", "CHANGE-ME-peer", "admin", "CHANGE-ME-admin");
+
+            assertThat(manager.get("stop?path=/eureka").body()).startsWith("OK");
+            awaitStatus(eureka, "health/live", 404, 30);
+            assertThat(manager.get("start?path=/eureka").body()).startsWith("OK");
+            awaitStatus(eureka, "health/ready", 200, 60);
+            assertThat(manager.get("reload?path=/eureka").body()).startsWith("OK");
+            awaitStatus(eureka, "health/ready", 200, 60);
+
+            assertThat(manager.get("undeploy?path=/eureka").body()).startsWith("OK");
+            awaitStatus(eureka, "health/live", 404, 30);
+            assertThat(manager.get("deploy?path=/eureka&war=file:" + WAR).body()).startsWith("OK");
+            awaitStatus(eureka, "health/ready", 200, 60);
+            roundTrip("tomcat-redeployed", eureka.baseUrl());
+            assertThat(manager.get("undeploy?path=/eureka").body()).startsWith("OK");
+
+            assertThat(manager.get("findleaks?statusLine=true").body())
+                    .as("no class loader of an undeployed Muster left behind")
+                    .contains("No web applications appear to have triggered a memory leak");
+            String logs = readLogs(base.resolve("logs"));
+            assertThat(logs).doesNotContain("[eureka] appears to have started a thread");
+            assertThat(logs).doesNotContain("[eureka] created a ThreadLocal");
+        } finally {
+            tomcat.destroy();
+            if (!tomcat.waitFor(30, TimeUnit.SECONDS)) {
+                tomcat.destroyForcibly();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ Payara Server
+
+    @Test
+    void payaraServerDeploysManagesAndServesTheWar() throws Exception {
+        Path asadmin = SERVERS.resolve("payara6/bin/asadmin");
+        Path domains = Path.of("target", "payara-domains").toAbsolutePath();
+        deleteTree(domains);
+        Files.createDirectories(domains);
+        run(List.of("bash", asadmin.toString(), "create-domain", "--nopassword=true", "--portbase", "21000",
+                "--domaindir", domains.toString(), "muster-it"), Map.of(), 180);
+        // Hazelcast off (its first occurrence is server-config), as for the embedded server
+        Path domainXml = domains.resolve("muster-it/config/domain.xml");
+        Files.writeString(domainXml, Files.readString(domainXml).replaceFirst(
+                "<hazelcast-config-specific-configuration>",
+                "<hazelcast-config-specific-configuration enabled=\"false\">"));
+        run(List.of("bash", asadmin.toString(), "start-domain", "--domaindir", domains.toString(), "muster-it"),
+                Map.of(), 240);
+        List<String> admin = List.of("bash", asadmin.toString(), "--port", "21048");
+        try {
+            run(List.of("bash", "server-config/payara/setup.sh", WAR.toString(), "--port", "21048"),
+                    Map.of("ASADMIN", asadmin.toString(), "PEER_PASSWORD", "peer-secret",
+                            "ADMIN_PASSWORD", "admin-secret"), 240);
+            Http eureka = new Http("http://127.0.0.1:21080/eureka/");
+            awaitStatus(eureka, "health/ready", 200, 120);
+            assertThat(run(concat(admin, "list-applications"), Map.of(), 60)).contains("eureka");
+            roundTrip("payara", eureka.baseUrl());
+            rolesAreEnforced(eureka, "peer", "peer-secret", "admin", "admin-secret");
+
+            run(concat(admin, "disable", "eureka"), Map.of(), 60);
+            awaitStatus(eureka, "health/live", 404, 30);
+            run(concat(admin, "enable", "eureka"), Map.of(), 120);
+            awaitStatus(eureka, "health/ready", 200, 60);
+            run(concat(admin, "deploy", "--force=true", "--name", "eureka", "--contextroot", "eureka",
+                    WAR.toString()), Map.of(), 180);
+            awaitStatus(eureka, "health/ready", 200, 60);
+            roundTrip("payara-redeployed", eureka.baseUrl());
+            run(concat(admin, "undeploy", "eureka"), Map.of(), 120);
+            awaitStatus(eureka, "health/live", 404, 30);
+            String pid = Files.readString(domains.resolve("muster-it/config/pid")).trim();
+            String threads = run(List.of("jcmd", pid, "Thread.print"), Map.of(), 60);
+            assertThat(threads).as("threads of the undeployed WAR").doesNotContain("\"muster-");
+        } finally {
+            run(List.of("bash", asadmin.toString(), "stop-domain", "--domaindir", domains.toString(), "muster-it"),
+                    Map.of(), 120);
+        }
+    }
+
+    // ------------------------------------------------------------------ shared
+
+    /** A real eureka-client registers, a second one sees it with its port, and the first cancels on shutdown. */
+    private static void roundTrip(String name, String serviceUrl) throws Exception {
+        String app = "ROUNDTRIP-" + name.toUpperCase();
+        DiscoveryClient registrant = client(name + "-a", app, true, serviceUrl);
+        DiscoveryClient watcher = client(name + "-b", "watcher-" + name, false, serviceUrl);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            while (watcher.getApplication(app) == null && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            Application seen = watcher.getApplication(app);
+            assertThat(seen).as(app + " fetched by a second client").isNotNull();
+            assertThat(seen.getInstances().get(0).getPort()).isEqualTo(9100);
+        } finally {
+            watcher.shutdown();
+            registrant.shutdown();
+        }
+        assertThat(new Http(serviceUrl).getJson("apps/" + app).status()).as("cancelled on shutdown").isEqualTo(404);
+    }
+
+    private static DiscoveryClient client(String ns, String app, boolean register, String serviceUrl) {
+        System.setProperty(ns + ".serviceUrl.default", serviceUrl);
+        System.setProperty(ns + ".name", app);
+        System.setProperty(ns + ".port", "9100");
+        System.setProperty(ns + ".registration.enabled", Boolean.toString(register));
+        System.setProperty(ns + ".shouldEnforceRegistrationAtInit", Boolean.toString(register));
+        System.setProperty(ns + ".shouldFetchRegistry", "true");
+        System.setProperty(ns + ".client.refresh.interval", "1");
+        MyDataCenterInstanceConfig ic = new MyDataCenterInstanceConfig(ns);
+        InstanceInfo info = new EurekaConfigBasedInstanceInfoProvider(ic).get();
+        ApplicationInfoManager aim = new ApplicationInfoManager(ic, info);
+        aim.setInstanceStatus(InstanceInfo.InstanceStatus.UP);
+        return new DiscoveryClient(aim, new DefaultEurekaClientConfig(ns), new Jersey3TransportClientFactories(),
+                new Jersey3DiscoveryClientOptionalArgs());
+    }
+
+    private static void rolesAreEnforced(Http eureka, String peer, String peerPassword, String admin,
+                                         String adminPassword) {
+        String batch = "{\"replicationList\":[]}";
+        assertThat(eureka.send("POST", "peerreplication/batch/", batch, "Content-Type", "application/json").status())
+                .isEqualTo(401);
+        assertThat(eureka.as(admin, adminPassword).send("POST", "peerreplication/batch/", batch,
+                "Content-Type", "application/json").status()).isEqualTo(403);
+        assertThat(eureka.as(peer, peerPassword).send("POST", "peerreplication/batch/", batch,
+                "Content-Type", "application/json").status()).isEqualTo(200);
+        assertThat(eureka.put("apps/NOBODY/x/status?value=DOWN").status()).isEqualTo(401);
+        assertThat(eureka.as(admin, adminPassword).put("apps/NOBODY/x/status?value=DOWN").status()).isEqualTo(404);
+    }
+
+    private static void awaitStatus(Http http, String path, int status, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        int last = -1;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = http.get(path).status();
+                if (last == status) {
+                    return;
+                }
+            } catch (RuntimeException notListening) {
+                last = -1;
+            }
+            Thread.sleep(250);
+        }
+        assertThat(last).as(path + " within " + seconds + " s").isEqualTo(status);
+    }
+
+    private static List<String> concat(List<String> head, String... tail) {
+        List<String> all = new ArrayList<>(head);
+        all.addAll(List.of(tail));
+        return all;
+    }
+
+    private static String run(List<String> command, Map<String, String> env, int seconds) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(seconds, TimeUnit.SECONDS)).as(String.join(" ", command) + " finished").isTrue();
+        String text = new String(out, StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(String.join(" ", command) + ": " + text).isZero();
+        return text;
+    }
+
+    private static String readLogs(Path dir) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                sb.append(Files.readString(f, StandardCharsets.ISO_8859_1));
+            }
+        }
+        return sb.toString();
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : s.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+                new File(p.toString()).delete();
+            }
+        }
+    }
+}
