@@ -16,8 +16,14 @@ trap 'rm -f "$pwfile"' EXIT
 
 user() {   # user NAME GROUP PASSWORD
   printf 'AS_ADMIN_USERPASSWORD=%s\n' "$3" > "$pwfile"
-  "$asadmin" "${opts[@]}" create-file-user --groups "$2" --passwordfile "$pwfile" "$1" \
-    || echo "user $1 exists already (kept)"
+  local out
+  # --passwordfile is an asadmin option, so it goes before the subcommand
+  if ! out=$("$asadmin" "${opts[@]}" --passwordfile "$pwfile" create-file-user --groups "$2" "$1" 2>&1); then
+    case "$out" in
+      *"already exists"*) echo "user $1 exists already (kept)" ;;
+      *) echo "$out" >&2; exit 1 ;;
+    esac
+  fi
 }
 opts=("$@")
 user peer eureka-peer "${PEER_PASSWORD:?set PEER_PASSWORD}"

@@ -2,6 +2,7 @@ package io.muster.bootstrap;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.jakarta.rs.json.JacksonJsonProvider;
+import io.muster.codec.JsonFactories;
 import io.muster.resources.AdminResource;
 import io.muster.resources.Api;
 import io.muster.resources.DashboardResource;
@@ -21,7 +22,7 @@ final class JaxRsApplication {
         rc.setApplicationName("muster");
         rc.registerInstances(new EurekaRoot(api), new OperationsResource(api), new AdminResource(api),
                 new DashboardResource(),
-                new JacksonJsonProvider(new ObjectMapper()), new UnexpectedErrorMapper());
+                new JacksonJsonProvider(new ObjectMapper(JsonFactories.create())), new UnexpectedErrorMapper());
         // Payara would otherwise serialise with JSON-B; this property is what keeps Jackson in charge
         rc.property("jersey.config.jsonFeature", "JacksonJsonProvider");
         // error statuses must not become container error pages: clients decode any heartbeat body

@@ -5,7 +5,13 @@ import io.muster.codec.WireFormat;
 
 import java.util.Objects;
 
-/** One request shape: what (entity and name), in which format, full or compact. Gzip is a view of the payload. */
+/**
+ * One request shape: what (entity and name), in which format, full or compact. Gzip is a view of the payload.
+ *
+ * <p>equals and hashCode are written out on purpose: on JDK 17 the record-generated ones go through
+ * {@code java.lang.runtime.ObjectMethods}, whose shared method handles cache the last {@code asType} result and
+ * so keep a reference to these component classes, and with them the whole web application, after an undeploy.
+ */
 public record CacheKey(Entity entity, String name, WireFormat format, Detail detail) {
     public enum Entity { ALL_APPS, DELTA, APP, VIP, SVIP }
 
@@ -29,6 +35,27 @@ public record CacheKey(Entity entity, String name, WireFormat format, Detail det
         return new Target(entity, name);
     }
 
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CacheKey k && entity == k.entity && format == k.format && detail == k.detail
+                && name.equals(k.name);
+    }
+
+    @Override
+    public int hashCode() {
+        return ((entity.ordinal() * 31 + format.ordinal()) * 31 + detail.ordinal()) * 31 + name.hashCode();
+    }
+
+    /** equals and hashCode written out for the reason given on {@link CacheKey}. */
     record Target(Entity entity, String name) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Target t && entity == t.entity && name.equals(t.name);
+        }
+
+        @Override
+        public int hashCode() {
+            return entity.ordinal() * 31 + name.hashCode();
+        }
     }
 }

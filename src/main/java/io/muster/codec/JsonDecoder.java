@@ -27,7 +27,7 @@ import java.util.Map;
  * skipped, {@code overriddenStatus} and {@code overriddenstatus} are both accepted.
  */
 final class JsonDecoder {
-    private static final JsonFactory FACTORY = JsonFactory.builder()
+    private static final JsonFactory FACTORY = JsonFactories.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
             .build();
 

@@ -21,7 +21,7 @@ import java.util.Map;
  * trailing fields as strings, arrays always arrays. Field order matches Eureka's so payloads diff cleanly.
  */
 final class JsonEncoder {
-    private static final JsonFactory FACTORY = JsonFactory.builder().build();
+    private static final JsonFactory FACTORY = JsonFactories.create();
 
     private JsonEncoder() {
     }

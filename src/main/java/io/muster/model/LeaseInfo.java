@@ -3,12 +3,30 @@ package io.muster.model;
 /**
  * Lease settings the client asked for plus the lease timestamps the server reports (epoch millis, 0 when unset).
  * Non-positive intervals fall back to Eureka's defaults, as its own builder does.
+ *
+ * <p>equals and hashCode are written out because the server calls them on every read: on JDK 17 the generated
+ * ones cache a method handle typed with this class in a JDK-wide static, which pins the web application's
+ * class loader after an undeploy. (Records whose equals, hashCode or toString the server never calls keep the
+ * generated ones; see CacheKey for the other case.)
  */
 public record LeaseInfo(int renewalIntervalInSecs, int durationInSecs, long registrationTimestamp,
                         long lastRenewalTimestamp, long evictionTimestamp, long serviceUpTimestamp) {
     public static final int DEFAULT_RENEWAL_INTERVAL_SECS = 30;
     public static final int DEFAULT_DURATION_SECS = 90;
     public static final LeaseInfo DEFAULT = new LeaseInfo(0, 0, 0, 0, 0, 0);
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LeaseInfo l && renewalIntervalInSecs == l.renewalIntervalInSecs
+                && durationInSecs == l.durationInSecs && registrationTimestamp == l.registrationTimestamp
+                && lastRenewalTimestamp == l.lastRenewalTimestamp && evictionTimestamp == l.evictionTimestamp
+                && serviceUpTimestamp == l.serviceUpTimestamp;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(registrationTimestamp * 31 + lastRenewalTimestamp) * 31 + durationInSecs;
+    }
 
     public LeaseInfo {
         renewalIntervalInSecs = renewalIntervalInSecs <= 0 ? DEFAULT_RENEWAL_INTERVAL_SECS : renewalIntervalInSecs;
