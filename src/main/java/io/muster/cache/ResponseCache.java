@@ -70,9 +70,10 @@ public final class ResponseCache implements RegistryListener {
             return fresh(key);
         }
         Payload p = readOnly.get(key);
-        // a stale entry is served only while it is younger than the refresh interval: quiet registries answer
-        // with the latest state at once, churning ones rebuild at most once per interval
-        if (p != null && (!isStale(key, p) || System.nanoTime() - p.builtAtNanos() < refreshNanos)) {
+        // A stale entry younger than two refresh intervals is served as it is: the refresher replaces it within
+        // one interval, so under churn no reader waits for a rebuild. An older stale entry means the registry
+        // was quiet, and the reader rebuilds it at once, so a lone change shows immediately.
+        if (p != null && (!isStale(key, p) || System.nanoTime() - p.builtAtNanos() < 2 * refreshNanos)) {
             hits.increment();
             return p;
         }
