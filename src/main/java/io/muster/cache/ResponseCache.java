@@ -15,6 +15,7 @@ import io.muster.registry.RegistrySnapshot;
 
 import java.time.Clock;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -43,6 +44,8 @@ public final class ResponseCache implements RegistryListener {
     private final LoadingCache<CacheKey, Payload> readWrite;
     private final Map<CacheKey, Payload> readOnly = new ConcurrentHashMap<>();
     private final Map<CacheKey.Target, Long> stamps = new ConcurrentHashMap<>();
+    /** Request shapes clients have fetched gzipped: their rebuilds compress at once, off the request path. */
+    private final Set<CacheKey> gzipWanted = ConcurrentHashMap.newKeySet();
     private volatile long everythingStamp;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
@@ -127,10 +130,22 @@ public final class ResponseCache implements RegistryListener {
                     .map(app -> EurekaCodec.encode(key.format(), app, key.detail()))
                     .orElse(new byte[0]);
         };
-        long t1 = System.nanoTime();
+        Payload payload = new Payload(bytes, sequence, System.nanoTime());
+        if (gzipWanted.contains(key) && !payload.isEmpty()) {
+            payload.gzipped();
+        }
         builds.increment();
-        buildNanos.add(t1 - t0);
-        return new Payload(bytes, sequence, t1);
+        buildNanos.add(System.nanoTime() - t0);
+        return payload;
+    }
+
+    /**
+     * The gzip form of a payload. The first gzip request for a request shape compresses on its own thread;
+     * from then on every rebuild of that shape compresses on the rebuilding thread (usually the refresher).
+     */
+    public byte[] gzipped(CacheKey key, Payload payload) {
+        gzipWanted.add(key);
+        return payload.gzipped();
     }
 
     private static byte[] encode(CacheKey key, RegistrySnapshot snapshot) {

@@ -34,7 +34,7 @@ public final class ApplicationResource {
             return Problems.forbidden();
         }
         CacheKey key = CachedResponses.key(CacheKey.Entity.APP, appName, accept, eurekaAccept);
-        return CachedResponses.of(api.cache().get(key), key, acceptEncoding);
+        return CachedResponses.of(api.cache(), api.cache().get(key), key, acceptEncoding);
     }
 
     /** Registers an instance: 204 as Eureka answers (Java clients count nothing else as success). */

@@ -29,7 +29,7 @@ public final class ApplicationsResource {
             return Problems.forbidden();
         }
         CacheKey key = CachedResponses.key(CacheKey.Entity.ALL_APPS, "", accept, eurekaAccept);
-        return CachedResponses.of(api.cache().get(key), key, acceptEncoding);
+        return CachedResponses.of(api.cache(), api.cache().get(key), key, acceptEncoding);
     }
 
     @GET
@@ -42,7 +42,7 @@ public final class ApplicationsResource {
             return Problems.forbidden();   // clients fall back to a full fetch
         }
         CacheKey key = CachedResponses.key(CacheKey.Entity.DELTA, "", accept, eurekaAccept);
-        return CachedResponses.of(api.cache().get(key), key, acceptEncoding);
+        return CachedResponses.of(api.cache(), api.cache().get(key), key, acceptEncoding);
     }
 
     @Path("{app}")

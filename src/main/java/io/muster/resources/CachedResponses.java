@@ -1,6 +1,7 @@
 package io.muster.resources;
 
 import io.muster.cache.CacheKey;
+import io.muster.cache.ResponseCache;
 import io.muster.cache.Payload;
 import io.muster.codec.Detail;
 import io.muster.codec.WireFormat;
@@ -15,12 +16,13 @@ final class CachedResponses {
         return new CacheKey(entity, name, WireFormat.fromAccept(accept), Detail.fromHeader(eurekaAccept));
     }
 
-    static Response of(Payload payload, CacheKey key, String acceptEncoding) {
+    static Response of(ResponseCache cache, Payload payload, CacheKey key, String acceptEncoding) {
         if (payload.isEmpty()) {
             return Problems.notFound();
         }
         boolean gzip = acceptEncoding != null && acceptEncoding.contains("gzip");
-        Response.ResponseBuilder b = Response.ok(gzip ? payload.gzipped() : payload.bytes(), key.format().mediaType())
+        Response.ResponseBuilder b = Response.ok(gzip ? cache.gzipped(key, payload) : payload.bytes(),
+                        key.format().mediaType())
                 .header("Vary", "Accept, Accept-Encoding, X-Eureka-Accept");
         if (gzip) {
             b.header("Content-Encoding", "gzip");

@@ -28,6 +28,6 @@ public final class VipResource {
             return Problems.forbidden();
         }
         CacheKey key = CachedResponses.key(entity, vip, accept, eurekaAccept);
-        return CachedResponses.of(api.cache().get(key), key, acceptEncoding);
+        return CachedResponses.of(api.cache(), api.cache().get(key), key, acceptEncoding);
     }
 }
