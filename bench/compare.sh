@@ -5,6 +5,7 @@
 #   bench/compare.sh                 # about 6 minutes
 #   bench/compare.sh --with-evict    # adds the eviction scenario (several more minutes)
 #   HEAP="-Xms512m -Xmx2g" INSTANCES=20000 bench/compare.sh
+#   SCENARIOS="mixed propagation" bench/compare.sh   # only these (after the same warm-up)
 #
 # Only the two server processes this script starts are stopped, by their PIDs. Loopback only.
 set -euo pipefail
@@ -62,9 +63,11 @@ memory() {   # memory NAME PID TAG
   echo "{\"memory_${3}_heap_used_mb\":$((used / 1024)),\"memory_${3}_rss_mb\":$((rss / 1024))}" >> "$out/$1.jsonl"
 }
 both() {   # both ARGS... : the same scenario against each server, Muster first, then the anchor
+  wanted "$1" || return 0
   lt muster "$mport" "$mpid" "$@"
   lt anchor "$aport" "$apid" "$@"
 }
+wanted() { [ -z "${SCENARIOS:-}" ] || [[ " $SCENARIOS " == *" $1 "* ]]; }
 
 memory muster "$mpid" idle
 memory anchor "$apid" idle
@@ -91,7 +94,7 @@ both renew --instances "$n" --apps "$apps" --seconds 20 --concurrency 16
 both fetch --kind gzip --seconds 15 --concurrency 8
 both fetch --kind full --seconds 10 --concurrency 4
 both fetch --kind delta --seconds 15 --concurrency 8
-lt muster "$mport" "$mpid" fetch --kind ceiling --seconds 15 --concurrency 16
+wanted ceiling && lt muster "$mport" "$mpid" fetch --kind ceiling --seconds 15 --concurrency 16
 both mixed --instances "$n" --apps "$apps" --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --seconds 30 --concurrency 16
 both propagation --trials "${TRIALS:-3}" --max-wait 60 --admin bench-admin:bench-admin-pw
 if [ "${1:-}" = "--with-evict" ]; then

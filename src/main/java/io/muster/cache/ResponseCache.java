@@ -40,7 +40,6 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ResponseCache implements RegistryListener {
     private final InstanceRegistry registry;
     private final boolean useReadOnly;
-    private final long refreshNanos;
     private final LoadingCache<CacheKey, Payload> readWrite;
     private final Map<CacheKey, Payload> readOnly = new ConcurrentHashMap<>();
     private final Map<CacheKey.Target, Long> stamps = new ConcurrentHashMap<>();
@@ -55,7 +54,6 @@ public final class ResponseCache implements RegistryListener {
     public ResponseCache(InstanceRegistry registry, ResponseCacheConfig config, Clock clock) {
         this.registry = registry;
         this.useReadOnly = config.useReadOnlyCache();
-        this.refreshNanos = config.updateInterval().toNanos();
         Ticker ticker = new Ticker() {
             @Override
             public long read() {
@@ -73,10 +71,9 @@ public final class ResponseCache implements RegistryListener {
             return fresh(key);
         }
         Payload p = readOnly.get(key);
-        // A stale entry younger than two refresh intervals is served as it is: the refresher replaces it within
-        // one interval, so under churn no reader waits for a rebuild. An older stale entry means the registry
-        // was quiet, and the reader rebuilds it at once, so a lone change shows immediately.
-        if (p != null && (!isStale(key, p) || System.nanoTime() - p.builtAtNanos() < 2 * refreshNanos)) {
+        // Readers never wait for a rebuild once a shape has been built: the refresher replaces stale entries
+        // every interval, so the latency of a fetch does not depend on how fast the registry churns.
+        if (p != null) {
             hits.increment();
             return p;
         }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Logger;
 
 /**
  * One eviction pass: expired leases, capped so one pass never removes more than the share of the registry that
@@ -21,6 +22,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Thread safety: meant for the scheduler's single thread; the counters are safe to read from anywhere.
  */
 public final class Evictor {
+    private static final Logger LOG = Logger.getLogger(Evictor.class.getName());
     private final EvictionConfig config;
     private final double renewalPercentThreshold;
     private final InstanceRegistry registry;
@@ -28,6 +30,7 @@ public final class Evictor {
     private final Clock clock;
     private final Random random;
     private final AtomicReference<Instant> lastRun = new AtomicReference<>();
+    private volatile boolean preserving;
     private final LongAdder evicted = new LongAdder();
 
     public Evictor(EvictionConfig config, double renewalPercentThreshold, InstanceRegistry registry,
@@ -44,7 +47,9 @@ public final class Evictor {
     public int run() {
         Instant now = clock.instant();
         Instant previous = lastRun.getAndSet(now);
-        if (!selfPreservation.allowsExpiry()) {
+        boolean allowed = selfPreservation.allowsExpiry();
+        logTransition(!allowed);
+        if (!allowed) {
             return 0;
         }
         List<Lease> expired = new ArrayList<>(registry.expiredLeases(compensation(previous, now)));
@@ -63,6 +68,21 @@ public final class Evictor {
         }
         evicted.add(done);
         return done;
+    }
+
+    /** One log line when self-preservation engages or releases, with the numbers behind it. */
+    private void logTransition(boolean nowPreserving) {
+        if (nowPreserving == preserving) {
+            return;
+        }
+        preserving = nowPreserving;
+        String numbers = registry.renewalsLastMinute() + " renewals in the last minute, threshold "
+                + selfPreservation.threshold() + ", " + selfPreservation.expectedClients() + " expected clients";
+        if (nowPreserving && selfPreservation.expectedClients() > 0) {
+            LOG.warning("Muster: self-preservation on (" + numbers + "): lapsed leases are kept");
+        } else if (!nowPreserving) {
+            LOG.info("Muster: self-preservation off (" + numbers + "): lapsed leases expire again");
+        }
     }
 
     /** A timer that fired late (GC pause, overload) must not count the delay against the leases. */

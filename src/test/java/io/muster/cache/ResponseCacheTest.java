@@ -39,11 +39,14 @@ class ResponseCacheTest {
     private static final CacheKey ALL = CacheKey.allApps(WireFormat.JSON, Detail.FULL);
 
     @Test
-    void aChangeAfterTheRefreshIntervalIsServedAtOnce() {
-        ResponseCache cache = cache(true, Duration.ZERO);
+    void aChangeIsServedAfterTheNextRefreshAndReadersNeverRebuild() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500));
         assertThat(text(cache.get(ALL))).doesNotContain("i-1");
         registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        assertThat(text(cache.get(ALL))).as("until the refresher runs").doesNotContain("i-1");
+        cache.refreshReadOnly();
         assertThat(text(cache.get(ALL))).contains("\"i-1\"");
+        assertThat(cache.stats().builds()).isEqualTo(2);
     }
 
     @Test
