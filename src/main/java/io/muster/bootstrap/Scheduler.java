@@ -1,6 +1,8 @@
 package io.muster.bootstrap;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -20,11 +22,13 @@ final class Scheduler implements AutoCloseable {
     static final String THREAD_NAME = "muster-scheduler";
 
     private final ScheduledExecutorService executor;
+    private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
     Scheduler() {
         ThreadFactory factory = r -> {
             Thread t = new Thread(r, THREAD_NAME);
             t.setDaemon(true);
+            threads.add(t);
             return t;
         };
         executor = Executors.newSingleThreadScheduledExecutor(factory);
@@ -56,6 +60,10 @@ final class Scheduler implements AutoCloseable {
         try {
             if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
                 LOG.warning("Muster scheduler did not stop within 5 s");
+            }
+            // the pool reports termination a moment before its thread has exited; an undeploy must not see it
+            for (Thread t : threads) {
+                t.join(5_000);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
