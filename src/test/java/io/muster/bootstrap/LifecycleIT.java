@@ -103,6 +103,7 @@ class LifecycleIT {
     void tenRedeploysLeaveTheThreadCountAtItsBaseline() throws Exception {
         Http http = new Http(BASE + "cycle/");
         long baseline = -1;
+        java.util.Map<String, Long> baselineNames = java.util.Map.of();
         for (int round = 0; round < 11; round++) {
             deployer.deploy("cycle");
             assertThat(http.get("health/ready").status()).isEqualTo(200);
@@ -114,16 +115,40 @@ class LifecycleIT {
             awaitNoMusterThreads();
             if (round == 0) {
                 baseline = liveThreads();   // after one cycle: the container's own pools have been created
+                baselineNames = threadNames();
             }
         }
-        assertThat(liveThreads()).as("threads after ten more redeploys").isLessThanOrEqualTo(baseline + 2);
+        java.util.Map<String, Long> added = new java.util.TreeMap<>(threadNames());
+        for (var e : baselineNames.entrySet()) {
+            added.merge(e.getKey(), -e.getValue(), Long::sum);
+        }
+        added.values().removeIf(n -> n <= 0);
+        assertThat(liveThreads()).as("threads after ten more redeploys; new: " + added)
+                .isLessThanOrEqualTo(baseline + 2);
         assertThat(http.get("health/ready").status()).isEqualTo(404);
+    }
+
+    /**
+     * Threads Payara's own admin machinery adds on every deploy and undeploy command, with or without this WAR
+     * (seen here: one "Executor-Service-N", one "GF Domain XML" and one "Job Cleanup Service" per command); they
+     * are not the application's and are left out of the count.
+     */
+    private static boolean isContainerAdminThread(Thread t) {
+        String n = t.getName();
+        return n.startsWith("Executor-Service-") || n.equals("GF Domain XML") || n.equals("Job Cleanup Service");
+    }
+
+    private static java.util.Map<String, Long> threadNames() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+                .filter(t -> !isContainerAdminThread(t)).collect(
+                java.util.stream.Collectors.groupingBy(Thread::getName, java.util.stream.Collectors.counting()));
     }
 
     private static long liveThreads() throws InterruptedException {
         System.gc();
         Thread.sleep(200);
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).count();
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+                .filter(t -> !isContainerAdminThread(t)).count();
     }
 
     @Test

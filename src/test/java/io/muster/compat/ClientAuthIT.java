@@ -1,17 +1,12 @@
 package io.muster.compat;
 
-import com.netflix.appinfo.ApplicationInfoManager;
-import com.netflix.appinfo.InstanceInfo;
-import com.netflix.appinfo.MyDataCenterInstanceConfig;
-import com.netflix.appinfo.providers.EurekaConfigBasedInstanceInfoProvider;
-import com.netflix.discovery.DefaultEurekaClientConfig;
 import com.netflix.discovery.DiscoveryClient;
-import com.netflix.discovery.Jersey3DiscoveryClientOptionalArgs;
-import com.netflix.discovery.shared.transport.jersey3.Jersey3TransportClientFactories;
 import io.muster.testing.Http;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -35,31 +30,17 @@ class ClientAuthIT {
         }
     }
 
-    private static DiscoveryClient client(String ns, String serviceUrl) {
-        System.setProperty(ns + ".serviceUrl.default", serviceUrl);
-        System.setProperty(ns + ".name", "secured-app");
-        System.setProperty(ns + ".port", "9010");
-        System.setProperty(ns + ".registration.enabled", "true");
-        System.setProperty(ns + ".shouldEnforceRegistrationAtInit", "true");
-        System.setProperty(ns + ".shouldFetchRegistry", "true");
-        System.setProperty(ns + ".client.refresh.interval", "1");
-        MyDataCenterInstanceConfig instanceConfig = new MyDataCenterInstanceConfig(ns);
-        InstanceInfo info = new EurekaConfigBasedInstanceInfoProvider(instanceConfig).get();
-        ApplicationInfoManager aim = new ApplicationInfoManager(instanceConfig, info);
-        aim.setInstanceStatus(InstanceInfo.InstanceStatus.UP);
-        return new DiscoveryClient(aim, new DefaultEurekaClientConfig(ns),
-                new Jersey3TransportClientFactories(), new Jersey3DiscoveryClientOptionalArgs());
-    }
-
     @Test
     void aClientWithCredentialsInItsServiceUrlRegistersAndOneWithoutIsRefused() throws Exception {
         Http anonymous = new Http(server.baseUrl);
         assertThat(anonymous.getJson("apps/").status()).isEqualTo(401);
         assertThat(anonymous.get("health/ready").status()).isEqualTo(200);
 
-        assertThatThrownBy(() -> client("noauth", server.baseUrl)).as("registration without credentials fails");
+        assertThatThrownBy(() -> NetflixClients.start("noauth", server.baseUrl, "secured-app", 9010, true, Map.of())).as("registration without credentials fails");
 
-        DiscoveryClient c = client("withauth", server.urlWithCredentials(ChildServer.CLIENT, ChildServer.CLIENT_PASSWORD));
+        DiscoveryClient c = NetflixClients.start("withauth",
+                server.urlWithCredentials(ChildServer.CLIENT, ChildServer.CLIENT_PASSWORD), "secured-app", 9010, true,
+                Map.of());
         try {
             long deadline = System.nanoTime() + 10_000_000_000L;
             while (c.getApplication("SECURED-APP") == null && System.nanoTime() < deadline) {

@@ -1,14 +1,8 @@
 package io.muster.compat;
 
-import com.netflix.appinfo.ApplicationInfoManager;
 import com.netflix.appinfo.InstanceInfo;
-import com.netflix.appinfo.MyDataCenterInstanceConfig;
-import com.netflix.appinfo.providers.EurekaConfigBasedInstanceInfoProvider;
-import com.netflix.discovery.DefaultEurekaClientConfig;
 import com.netflix.discovery.DiscoveryClient;
-import com.netflix.discovery.Jersey3DiscoveryClientOptionalArgs;
 import com.netflix.discovery.shared.Application;
-import com.netflix.discovery.shared.transport.jersey3.Jersey3TransportClientFactories;
 import com.netflix.spectator.api.Counter;
 import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.Spectator;
@@ -19,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,23 +40,8 @@ class NetflixClientIT {
     }
 
     private static DiscoveryClient client(String ns, String app, boolean register, int port) {
-        System.setProperty(ns + ".serviceUrl.default", server.baseUrl);
-        System.setProperty(ns + ".name", app);
-        System.setProperty(ns + ".port", Integer.toString(port));
-        System.setProperty(ns + ".vipAddress", app.toLowerCase());
-        System.setProperty(ns + ".metadata.team", "payments");
-        System.setProperty(ns + ".registration.enabled", Boolean.toString(register));
-        System.setProperty(ns + ".shouldEnforceRegistrationAtInit", Boolean.toString(register));
-        System.setProperty(ns + ".shouldFetchRegistry", "true");
-        System.setProperty(ns + ".client.refresh.interval", "1");
-        System.setProperty(ns + ".lease.renewalInterval", "1");
-        System.setProperty(ns + ".shouldOnDemandUpdateStatusChange", "true");
-        MyDataCenterInstanceConfig instanceConfig = new MyDataCenterInstanceConfig(ns);
-        InstanceInfo info = new EurekaConfigBasedInstanceInfoProvider(instanceConfig).get();
-        ApplicationInfoManager aim = new ApplicationInfoManager(instanceConfig, info);
-        aim.setInstanceStatus(InstanceInfo.InstanceStatus.UP);
-        return new DiscoveryClient(aim, new DefaultEurekaClientConfig(ns),
-                new Jersey3TransportClientFactories(), new Jersey3DiscoveryClientOptionalArgs());
+        return NetflixClients.start(ns, server.baseUrl, app, port, register, Map.of("vipAddress", app.toLowerCase(),
+                "metadata.team", "payments", "lease.renewalInterval", "1", "shouldOnDemandUpdateStatusChange", "true"));
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {

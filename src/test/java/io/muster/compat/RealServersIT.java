@@ -1,14 +1,7 @@
 package io.muster.compat;
 
-import com.netflix.appinfo.ApplicationInfoManager;
-import com.netflix.appinfo.InstanceInfo;
-import com.netflix.appinfo.MyDataCenterInstanceConfig;
-import com.netflix.appinfo.providers.EurekaConfigBasedInstanceInfoProvider;
-import com.netflix.discovery.DefaultEurekaClientConfig;
 import com.netflix.discovery.DiscoveryClient;
-import com.netflix.discovery.Jersey3DiscoveryClientOptionalArgs;
 import com.netflix.discovery.shared.Application;
-import com.netflix.discovery.shared.transport.jersey3.Jersey3TransportClientFactories;
 import io.muster.testing.Http;
 import org.junit.jupiter.api.Test;
 
@@ -165,8 +158,9 @@ class RealServersIT {
     /** A real eureka-client registers, a second one sees it with its port, and the first cancels on shutdown. */
     private static void roundTrip(String name, String serviceUrl) throws Exception {
         String app = "ROUNDTRIP-" + name.toUpperCase();
-        DiscoveryClient registrant = client(name + "-a", app, true, serviceUrl);
-        DiscoveryClient watcher = client(name + "-b", "watcher-" + name, false, serviceUrl);
+        DiscoveryClient registrant = NetflixClients.start(name + "-a", serviceUrl, app, 9100, true, Map.of());
+        DiscoveryClient watcher = NetflixClients.start(name + "-b", serviceUrl, "watcher-" + name, 9100, false,
+                Map.of());
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
             while (watcher.getApplication(app) == null && System.nanoTime() < deadline) {
@@ -180,22 +174,6 @@ class RealServersIT {
             registrant.shutdown();
         }
         assertThat(new Http(serviceUrl).getJson("apps/" + app).status()).as("cancelled on shutdown").isEqualTo(404);
-    }
-
-    private static DiscoveryClient client(String ns, String app, boolean register, String serviceUrl) {
-        System.setProperty(ns + ".serviceUrl.default", serviceUrl);
-        System.setProperty(ns + ".name", app);
-        System.setProperty(ns + ".port", "9100");
-        System.setProperty(ns + ".registration.enabled", Boolean.toString(register));
-        System.setProperty(ns + ".shouldEnforceRegistrationAtInit", Boolean.toString(register));
-        System.setProperty(ns + ".shouldFetchRegistry", "true");
-        System.setProperty(ns + ".client.refresh.interval", "1");
-        MyDataCenterInstanceConfig ic = new MyDataCenterInstanceConfig(ns);
-        InstanceInfo info = new EurekaConfigBasedInstanceInfoProvider(ic).get();
-        ApplicationInfoManager aim = new ApplicationInfoManager(ic, info);
-        aim.setInstanceStatus(InstanceInfo.InstanceStatus.UP);
-        return new DiscoveryClient(aim, new DefaultEurekaClientConfig(ns), new Jersey3TransportClientFactories(),
-                new Jersey3DiscoveryClientOptionalArgs());
     }
 
     private static void rolesAreEnforced(Http eureka, String peer, String peerPassword, String admin,
