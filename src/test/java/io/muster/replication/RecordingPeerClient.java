@@ -21,12 +21,13 @@ final class RecordingPeerClient implements PeerClient {
 
     @Override
     public List<ReplicationResult> sendBatch(List<ReplicationItem> items) throws IOException {
+        IOException fail = failWith;   // read first: the test may change it as soon as it sees the batch
+        var answerNow = answer;
         batches.add(new ArrayList<>(items));
-        IOException fail = failWith;
         if (fail != null) {
             throw fail;
         }
-        return answer.apply(items);
+        return answerNow.apply(items);
     }
 
     @Override
