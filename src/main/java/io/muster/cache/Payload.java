@@ -14,17 +14,13 @@ import java.util.zip.GZIPOutputStream;
  * two threads may both compress once, which is harmless.
  */
 public final class Payload {
-    static final Payload EMPTY_AT_ZERO = new Payload(new byte[0], 0, 0);
-
     private final byte[] bytes;
     private final long builtFrom;
-    private final long builtAtNanos;
     private volatile byte[] gzipped;
 
-    Payload(byte[] bytes, long builtFrom, long builtAtNanos) {
+    Payload(byte[] bytes, long builtFrom) {
         this.bytes = bytes;
         this.builtFrom = builtFrom;
-        this.builtAtNanos = builtAtNanos;
     }
 
     public boolean isEmpty() {
@@ -48,10 +44,6 @@ public final class Payload {
 
     long builtFrom() {
         return builtFrom;
-    }
-
-    long builtAtNanos() {
-        return builtAtNanos;
     }
 
     private static byte[] gzip(byte[] plain) {

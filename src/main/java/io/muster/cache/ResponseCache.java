@@ -127,7 +127,7 @@ public final class ResponseCache implements RegistryListener {
                     .map(app -> EurekaCodec.encode(key.format(), app, key.detail()))
                     .orElse(new byte[0]);
         };
-        Payload payload = new Payload(bytes, sequence, System.nanoTime());
+        Payload payload = new Payload(bytes, sequence);
         if (gzipWanted.contains(key) && !payload.isEmpty()) {
             payload.gzipped();
         }

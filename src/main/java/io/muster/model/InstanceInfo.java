@@ -53,14 +53,6 @@ public record InstanceInfo(
         return new Builder();
     }
 
-    public InstanceInfo withStatus(InstanceStatus newStatus) {
-        return toBuilder().status(newStatus).build();
-    }
-
-    public InstanceInfo withActionType(ActionType newActionType) {
-        return actionType == newActionType ? this : toBuilder().actionType(newActionType).build();
-    }
-
     public InstanceInfo withLeaseInfo(LeaseInfo newLeaseInfo) {
         return toBuilder().leaseInfo(newLeaseInfo).build();
     }
@@ -149,10 +141,6 @@ public record InstanceInfo(
         public Builder lastDirtyTimestamp(long v) { lastDirtyTimestamp = v; return this; }
         public Builder actionType(ActionType v) { actionType = v; return this; }
         public Builder asgName(String v) { asgName = v; return this; }
-
-        public String app() {
-            return app;
-        }
 
         public InstanceInfo build() {
             return new InstanceInfo(instanceId, hostName, app, ipAddr, sid, status, overriddenStatus, port, securePort,

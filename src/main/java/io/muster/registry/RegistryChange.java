@@ -39,9 +39,6 @@ public sealed interface RegistryChange {
      * renewal, it is visible and carries a sequence.
      */
     record Renewed(InstanceInfo instance, Origin origin, long sequence) implements RegistryChange {
-        public boolean changedStatus() {
-            return sequence != 0;
-        }
     }
 
     default boolean isVisible() {

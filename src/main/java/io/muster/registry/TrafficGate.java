@@ -35,8 +35,4 @@ public final class TrafficGate {
         Instant from = readsAllowedFrom;
         return from != null && !clock.instant().isBefore(from);
     }
-
-    public Instant openedAt() {
-        return openedAt;
-    }
 }
