@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -81,8 +82,22 @@ class DashboardIT {
         Files.copy(f.toPath(), SHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /** The page re-renders its tables every few seconds, so a found element may go stale: look it up again. */
     private static WebDriverWait waitUpTo(int seconds) {
-        return new WebDriverWait(browser, Duration.ofSeconds(seconds));
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(seconds));
+        wait.ignoring(StaleElementReferenceException.class);
+        return wait;
+    }
+
+    private static String textOf(String css) {
+        return waitUpTo(10).until(d -> d.findElement(By.cssSelector(css)).getText());
+    }
+
+    private static void click(String css) {
+        waitUpTo(10).until(d -> {
+            d.findElement(By.cssSelector(css)).click();
+            return true;
+        });
     }
 
     /** Types into the dashboard's search box and waits until the app's row is shown. */
@@ -110,17 +125,17 @@ class DashboardIT {
 
         browser.get(server.baseUrl);
         search("BILLING");
-        assertThat(browser.findElement(By.cssSelector("tr.app[data-app='BILLING']")).getText())
+        assertThat(textOf("tr.app[data-app='BILLING']"))
                 .contains("BILLING", "DOWN (1)");
         search("SHOP");
-        assertThat(browser.findElement(By.cssSelector("tr.app[data-app='SHOP']")).getText()).contains("SHOP", "UP (3)");
-        assertThat(browser.findElement(By.id("system-table")).getText()).contains("Renews threshold", "Environment");
-        assertThat(browser.findElement(By.id("peers-table")).getText()).contains("no peers configured");
+        assertThat(textOf("tr.app[data-app='SHOP']")).contains("SHOP", "UP (3)");
+        assertThat(textOf("#system-table")).contains("Renews threshold", "Environment");
+        assertThat(textOf("#peers-table")).contains("no peers configured");
         shot("dashboard-overview");
 
-        browser.findElement(By.cssSelector("tr.app[data-app='SHOP']")).click();
+        click("tr.app[data-app='SHOP']");
         waitUpTo(5).until(d -> !d.findElements(By.cssSelector("[data-instance='shop-1']")).isEmpty());
-        browser.findElement(By.cssSelector("[data-instance='shop-1']")).click();
+        click("[data-instance='shop-1']");
         waitUpTo(5).until(d -> d.findElement(By.id("instance-dialog")).isDisplayed());
         assertThat(browser.findElement(By.id("instance-table")).getText())
                 .contains("metadata.management.port", "leaseInfo.lastRenewalTimestamp", "overriddenStatus");
@@ -134,7 +149,7 @@ class DashboardIT {
         browser.findElement(By.cssSelector("#sign-in button[type=submit]")).click();
         waitUpTo(5).until(d -> d.findElement(By.id("signed-in")).isDisplayed());
 
-        browser.findElement(By.cssSelector("[data-instance='shop-1']")).click();
+        click("[data-instance='shop-1']");
         waitUpTo(5).until(d -> d.findElement(By.id("instance-actions")).isDisplayed());
         shot("dashboard-instance-admin");
         browser.findElement(By.cssSelector("#instance-actions [data-action='out-of-service']")).click();
@@ -164,7 +179,7 @@ class DashboardIT {
         WebElement banner = browser.findElement(By.id("banner"));
         waitUpTo(15).until(d -> banner.isDisplayed());
         assertThat(banner.getText()).contains("EMERGENCY", "Self-preservation is on");
-        assertThat(browser.findElement(By.id("preservation")).getText())
+        assertThat(textOf("#preservation"))
                 .contains("Expected clients", "20", "Threshold", "34");
         shot("dashboard-self-preservation");
         assertThat(severeConsoleEntries()).isEmpty();
@@ -181,7 +196,7 @@ class DashboardIT {
         assertThat(browser.findElements(By.cssSelector("#apps-table tr.app"))).hasSize(50);
         browser.findElement(By.id("search")).sendKeys("many-77");
         waitUpTo(5).until(d -> d.findElements(By.cssSelector("#apps-table tr.app")).size() == 1);
-        assertThat(browser.findElement(By.cssSelector("#apps-table tr.app")).getText()).contains("MANY-77");
+        assertThat(textOf("#apps-table tr.app")).contains("MANY-77");
         shot("dashboard-search");
     }
 }
