@@ -11,10 +11,8 @@ heap="${HEAP:--Xms256m -Xmx1g}"
 n="${INSTANCES:-10000}"
 out="$root/target/bench"
 mkdir -p "$out"
-payara_version="$(sed -n 's:.*<payara.embedded.version>\(.*\)</payara.embedded.version>.*:\1:p' pom.xml)"
-payara_jar="$HOME/.m2/repository/fish/payara/extras/payara-embedded-web/$payara_version/payara-embedded-web-$payara_version.jar"
-[ -f target/eureka.war ] && [ -f target/test-classes/payara-embedded/domain.xml ] || mvn -q -B -DskipTests package
-flags="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/sun.net.www.protocol.jar=ALL-UNNAMED --add-opens=java.naming/javax.naming.spi=ALL-UNNAMED"
+# shellcheck source=bench/embedded.sh
+. "$root/bench/embedded.sh"
 users="peer:bench-peer:eureka-peer,admin:bench-admin:eureka-admin"
 peers="http://peer:bench-peer@127.0.0.1:18941/eureka/,http://peer:bench-peer@127.0.0.1:18942/eureka/,http://peer:bench-peer@127.0.0.1:18943/eureka/"
 pids=()

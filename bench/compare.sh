@@ -21,14 +21,10 @@ out="$root/target/bench"
 mkdir -p "$out"
 rm -f "$out"/*.jsonl
 
-payara_version="$(sed -n 's:.*<payara.embedded.version>\(.*\)</payara.embedded.version>.*:\1:p' pom.xml)"
-payara_jar="$HOME/.m2/repository/fish/payara/extras/payara-embedded-web/$payara_version/payara-embedded-web-$payara_version.jar"
-if [ ! -f target/eureka.war ] || [ ! -f target/test-classes/payara-embedded/domain.xml ] || [ ! -f "$payara_jar" ]; then
-  mvn -q -B -DskipTests package
-fi
+# shellcheck source=bench/embedded.sh
+. "$root/bench/embedded.sh"
 "$anchor_dir/run.sh" --build-only
 
-flags="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/sun.net.www.protocol.jar=ALL-UNNAMED --add-opens=java.naming/javax.naming.spi=ALL-UNNAMED"
 # shellcheck disable=SC2086
 java $flags $heap -Dport="$mport" -Dpayara.domain.xml=target/test-classes/payara-embedded/domain.xml \
   -Dmuster.users=bench-admin:bench-admin-pw:eureka-admin \

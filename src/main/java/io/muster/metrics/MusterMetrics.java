@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -46,6 +47,7 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
     private final MultiGauge peerDropped;
     private final MultiGauge peerReachable;
     private final Object scrapeLock = new Object();
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
     public MusterMetrics(InstanceRegistry registry, SelfPreservation selfPreservation, Evictor evictor,
                          ResponseCache cache, Supplier<List<PeerNode.Status>> peers) {
@@ -95,9 +97,11 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
 
     /** Times one HTTP request under an endpoint name (a small fixed set, so the series stay few). */
     public void recordRequest(String endpoint, String method, int status, long nanos) {
-        Timer.builder("muster_http_requests").tags("endpoint", endpoint, "method", method,
-                        "status", Integer.toString(status))
-                .publishPercentiles(0.5, 0.99).register(prometheus).record(nanos, TimeUnit.NANOSECONDS);
+        // looked up in a map of its own: building and registering a Timer on every request is hot-path garbage
+        timers.computeIfAbsent(endpoint + ' ' + method + ' ' + status, k -> Timer.builder("muster_http_requests")
+                        .tags("endpoint", endpoint, "method", method, "status", Integer.toString(status))
+                        .publishPercentiles(0.5, 0.99).register(prometheus))
+                .record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** The Prometheus text exposition. */
