@@ -4,6 +4,9 @@ import io.muster.config.ConfigLoader;
 import io.muster.config.InvalidConfigException;
 import io.muster.config.ServerConfig;
 import io.muster.resources.AccessControl;
+import io.muster.resources.HeartbeatFastPath;
+import io.muster.resources.RegistrationFastPath;
+import io.muster.resources.RegistryFetchFastPath;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
@@ -40,12 +43,20 @@ public final class RegistryBootstrap implements ServletContextListener {
         server = new RegistryServer(config, Clock.systemUTC(), localNode(context, config));
         server.start();
         RegistryServer started = server;
+        // isMatchAfter=true appends each mapping, so both containers run the filters in the order written here:
+        // with false, Payara puts every new mapping first and the fast paths would run before access control
         context.addFilter("muster-request-timer", new RequestTimer(started.metrics()))
-                .addMappingForUrlPatterns(null, false, "/*");
+                .addMappingForUrlPatterns(null, true, "/*");
         context.addFilter("muster-local-port", new LocalPortFilter(started::learnedPort))
-                .addMappingForUrlPatterns(null, false, "/*");
+                .addMappingForUrlPatterns(null, true, "/*");
         context.addFilter("muster-access-control", new AccessControl(config.security().clientAuthRequired()))
-                .addMappingForUrlPatterns(null, false, "/*");
+                .addMappingForUrlPatterns(null, true, "/*");
+        context.addFilter("muster-heartbeats", new HeartbeatFastPath(started.api().registry()))
+                .addMappingForUrlPatterns(null, true, "/*");
+        context.addFilter("muster-registrations", new RegistrationFastPath(started.api()))
+                .addMappingForUrlPatterns(null, true, "/*");
+        context.addFilter("muster-registry-fetches", new RegistryFetchFastPath(started.api()))
+                .addMappingForUrlPatterns(null, true, "/*");
         ServletRegistration.Dynamic jersey = context.addServlet("muster-jersey",
                 new ServletContainer(JaxRsApplication.create(server.api())));
         jersey.setLoadOnStartup(1);

@@ -1,5 +1,6 @@
 package io.muster.metrics;
 
+import io.muster.resources.VersionPrefix;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -9,12 +10,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.util.regex.Pattern;
 
 /** Times every request and files it under the Eureka endpoint it hit. */
 public final class RequestTimer implements Filter {
-    /** Compiled once: this runs on every request. */
-    private static final Pattern VERSION_SEGMENT = Pattern.compile("^/[vV][0-9]+(?=/)");
     private final MusterMetrics metrics;
 
     public RequestTimer(MusterMetrics metrics) {
@@ -37,7 +35,7 @@ public final class RequestTimer implements Filter {
 
     /** E.g. {@code renew} for {@code PUT /v2/apps/APP/id}. */
     static String endpoint(String method, String path) {
-        String p = VERSION_SEGMENT.matcher(path).replaceFirst("");
+        String p = path.substring(VersionPrefix.end(path));
         String[] s = p.split("/");
         int n = s.length;   // s[0] is "" for a leading slash
         if (n >= 2 && "apps".equals(s[1])) {

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Which role each endpoint needs, enforced with the container's own authentication (BASIC, users and roles from
@@ -29,8 +28,6 @@ public final class AccessControl implements Filter {
     public static final String ADMIN = "eureka-admin";
     public static final String CLIENT = "eureka-client";
     static final String DASHBOARD_HEADER = "X-Muster-Dashboard";
-    /** Compiled once: this runs on every request. */
-    private static final Pattern VERSION_SEGMENT = Pattern.compile("^/[vV][0-9]+(?=/)");
     private static final List<String> PEER_ONLY = List.of(PEER);
     private static final List<String> ADMIN_ONLY = List.of(ADMIN);
     private static final List<String> ADMIN_OR_PEER = List.of(ADMIN, PEER);
@@ -121,7 +118,7 @@ public final class AccessControl implements Filter {
 
     /** The roles of which the caller needs one; empty when the endpoint is open. */
     static List<String> requiredRoles(String method, String path, boolean replicated, boolean clientAuthRequired) {
-        String p = VERSION_SEGMENT.matcher(path).replaceFirst("");
+        String p = path.substring(VersionPrefix.end(path));
         String[] s = p.split("/");
         String first = s.length > 1 ? s[1] : "";
         if (first.equals("peerreplication") || replicated) {

@@ -1,10 +1,6 @@
 package io.muster.resources;
 
 import io.muster.cache.CacheKey;
-import io.muster.codec.EurekaCodec;
-import io.muster.codec.WireFormat;
-import io.muster.codec.WireFormatException;
-import io.muster.model.InstanceInfo;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -43,46 +39,8 @@ public final class ApplicationResource {
                              @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
                              @HeaderParam(HttpHeaders.CONTENT_ENCODING) String contentEncoding,
                              @HeaderParam(Origins.REPLICATION_HEADER) String replication) {
-        WireFormat format = RequestBodies.format(contentType);
-        byte[] bytes = RequestBodies.read(body, contentEncoding);
-        InstanceInfo info;
-        try {
-            info = EurekaCodec.decodeInstance(format, bytes, api.clock().millis());
-        } catch (WireFormatException e) {
-            throw Problems.badRequest(e.getMessage());
-        }
-        validate(info);
-        api.registry().register(info, Origins.of(replication));
+        Registration.apply(api, appName, body, contentType, contentEncoding, replication);
         return Response.noContent().build();
-    }
-
-    /** Eureka's checks, in its order and with its messages. */
-    private void validate(InstanceInfo info) {
-        if (isBlank(info.id())) {
-            throw Problems.badRequest("Missing instanceId");
-        }
-        if (isBlank(info.hostName())) {
-            throw Problems.badRequest("Missing hostname");
-        }
-        if (isBlank(info.ipAddr())) {
-            throw Problems.badRequest("Missing ip address");
-        }
-        if (isBlank(info.app())) {
-            throw Problems.badRequest("Missing appName");
-        }
-        if (!appName.equals(info.app())) {
-            throw Problems.badRequest("Mismatched appName, expecting " + appName + " but was " + info.app());
-        }
-        if (info.dataCenterInfo() == null) {
-            throw Problems.badRequest("Missing dataCenterInfo");
-        }
-        if (isBlank(info.dataCenterInfo().name())) {
-            throw Problems.badRequest("Missing dataCenterInfo Name");
-        }
-    }
-
-    private static boolean isBlank(String s) {
-        return s == null || s.isBlank();
     }
 
     @Path("{id}")

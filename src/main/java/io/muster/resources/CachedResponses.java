@@ -9,7 +9,13 @@ import jakarta.ws.rs.core.Response;
 
 /** Turns a cached payload into a response: 404 when empty, gzip bytes when the client accepts them. */
 final class CachedResponses {
+    static final String VARY = "Accept, Accept-Encoding, X-Eureka-Accept";
+
     private CachedResponses() {
+    }
+
+    static boolean wantsGzip(String acceptEncoding) {
+        return acceptEncoding != null && acceptEncoding.contains("gzip");
     }
 
     static CacheKey key(CacheKey.Entity entity, String name, String accept, String eurekaAccept) {
@@ -20,10 +26,10 @@ final class CachedResponses {
         if (payload.isEmpty()) {
             return Problems.notFound();
         }
-        boolean gzip = acceptEncoding != null && acceptEncoding.contains("gzip");
+        boolean gzip = wantsGzip(acceptEncoding);
         Response.ResponseBuilder b = Response.ok(gzip ? cache.gzipped(key, payload) : payload.bytes(),
                         key.format().mediaType())
-                .header("Vary", "Accept, Accept-Encoding, X-Eureka-Accept");
+                .header("Vary", VARY);
         if (gzip) {
             b.header("Content-Encoding", "gzip");
         }

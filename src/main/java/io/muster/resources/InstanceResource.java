@@ -4,7 +4,6 @@ import io.muster.codec.EurekaCodec;
 import io.muster.codec.WireFormat;
 import io.muster.model.InstanceInfo;
 import io.muster.model.InstanceStatus;
-import io.muster.registry.Origin;
 import io.muster.registry.RenewOutcome;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -47,15 +46,18 @@ public final class InstanceResource {
         return Response.ok(EurekaCodec.encode(format, instance), format.mediaType()).build();
     }
 
+    /** Plain heartbeats are answered by {@link HeartbeatFastPath} before Jersey; this serves the rarer shapes. */
     @PUT
     public Response renew(@QueryParam("lastDirtyTimestamp") String lastDirtyTimestamp,
                           @QueryParam("overriddenstatus") String overriddenStatus,
                           @HeaderParam(Origins.REPLICATION_HEADER) String replication,
                           @HeaderParam(HttpHeaders.ACCEPT) String accept) {
-        // the status parameter clients send is ignored, as in Eureka: status changes come by re-registration
-        Origin origin = Origins.of(replication);
-        InstanceStatus override = overriddenStatus == null ? null : InstanceStatus.parseOrUnknown(overriddenStatus);
-        RenewOutcome outcome = api.registry().renew(app, id, timestamp(lastDirtyTimestamp), override, origin);
+        RenewOutcome outcome;
+        try {
+            outcome = Heartbeat.apply(api.registry(), app, id, lastDirtyTimestamp, overriddenStatus, replication);
+        } catch (NumberFormatException e) {
+            throw Problems.badRequest(Heartbeat.BAD_TIMESTAMP);
+        }
         return switch (outcome.result()) {
             case OK -> Response.ok().build();
             case NOT_FOUND -> Problems.notFound();
@@ -119,13 +121,10 @@ public final class InstanceResource {
     }
 
     private static Long timestamp(String value) {
-        if (value == null || value.isEmpty()) {
-            return null;
-        }
         try {
-            return Long.parseLong(value.trim());
+            return Heartbeat.timestamp(value);
         } catch (NumberFormatException e) {
-            throw Problems.badRequest("lastDirtyTimestamp must be a number of milliseconds");
+            throw Problems.badRequest(Heartbeat.BAD_TIMESTAMP);
         }
     }
 

@@ -201,6 +201,9 @@ class RealServersIT {
                 "Content-Type", "application/json").status()).isEqualTo(403);
         assertThat(eureka.as(peer, peerPassword).send("POST", "peerreplication/batch/", batch,
                 "Content-Type", "application/json").status()).isEqualTo(200);
+        assertThat(eureka.send("PUT", "apps/NOBODY/x", null, "x-netflix-discovery-replication", "true").status())
+                .as("a heartbeat flagged as replicated, answered by the fast path after access control")
+                .isEqualTo(401);
         assertThat(eureka.put("apps/NOBODY/x/status?value=DOWN").status()).isEqualTo(401);
         assertThat(eureka.as(admin, adminPassword).put("apps/NOBODY/x/status?value=DOWN").status()).isEqualTo(404);
     }

@@ -88,7 +88,23 @@ class RegistryApiIT {
         Reply newer = http.put("apps/HB/hb-1?lastDirtyTimestamp=2000");
         assertThat(newer.status()).as("client copy newer: register again").isEqualTo(404);
         assertThat(newer.raw()).isEmpty();
-        assertThat(http.put("apps/HB/hb-1?lastDirtyTimestamp=abc").status()).isEqualTo(400);
+        Reply bad = http.put("apps/HB/hb-1?lastDirtyTimestamp=abc");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.body()).contains("lastDirtyTimestamp must be a number");
+    }
+
+    @Test
+    void heartbeatIsAcceptedInEveryUrlForm() {
+        assertThat(http.postJson("v2/apps/hbforms/", instanceJson("HBFORMS", "f-1", "UP", 1000)).status())
+                .as("app names are case-insensitive, trailing slash or not").isEqualTo(204);
+        register("HBFORMS", "f:2");
+        for (String path : new String[]{"apps/HBFORMS/f-1/", "v2/apps/HBFORMS/f-1", "V2/apps/HBFORMS/f-1/",
+                "apps/HBFORMS/f%3A2", "v2/apps/HBFORMS/f%3A2/"}) {
+            Reply r = http.put(path);
+            assertThat(r.status()).as(path).isEqualTo(200);
+            assertThat(r.raw()).as(path).isEmpty();
+        }
+        assertThat(http.put("apps/HBFORMS/f%3A9").status()).isEqualTo(404);
     }
 
     @Test

@@ -1,0 +1,106 @@
+package io.muster.resources;
+
+import io.muster.codec.EurekaCodec;
+import io.muster.codec.WireFormat;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.RenewOutcome;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import java.io.IOException;
+
+/**
+ * Heartbeats answered at the servlet level. They are most of a registry's traffic (every instance, every 30 s) and
+ * carry no body, yet going through JAX-RS matching and response building costs more than the renewal itself. This
+ * filter sits after {@link AccessControl}, so the same roles apply, and answers {@code PUT {ctx}[/vN]/apps/{app}/{id}[/]}
+ * with exactly what {@link InstanceResource#renew} would; anything else, including percent-encoded or matrix
+ * segments, goes on to Jersey unchanged.
+ */
+public final class HeartbeatFastPath implements Filter {
+    private final InstanceRegistry registry;
+
+    public HeartbeatFastPath(InstanceRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        HttpServletRequest req = (HttpServletRequest) request;
+        String[] target = "PUT".equals(req.getMethod())
+                ? target(req.getRequestURI().substring(req.getContextPath().length())) : null;
+        if (target == null) {
+            chain.doFilter(request, response);
+            return;
+        }
+        HttpServletResponse rsp = (HttpServletResponse) response;
+        RenewOutcome outcome;
+        try {
+            outcome = Heartbeat.apply(registry, target[0], target[1], req.getParameter("lastDirtyTimestamp"),
+                    req.getParameter("overriddenstatus"), req.getHeader(Origins.REPLICATION_HEADER));
+        } catch (NumberFormatException e) {
+            Problems.write(rsp, Problems.badRequest(Heartbeat.BAD_TIMESTAMP));
+            return;
+        }
+        switch (outcome.result()) {
+            case OK -> empty(rsp, HttpServletResponse.SC_OK);
+            case NOT_FOUND -> empty(rsp, HttpServletResponse.SC_NOT_FOUND);
+            case CONFLICT -> {
+                WireFormat format = WireFormat.fromAccept(req.getHeader("Accept"));
+                byte[] body = EurekaCodec.encode(format, outcome.newerInstance());
+                rsp.setStatus(HttpServletResponse.SC_CONFLICT);
+                rsp.setContentType(format.mediaType());
+                rsp.setContentLength(body.length);
+                rsp.getOutputStream().write(body);
+            }
+        }
+    }
+
+    private static void empty(HttpServletResponse rsp, int status) {
+        rsp.setStatus(status);
+        rsp.setContentLength(0);
+    }
+
+    /**
+     * {app, id} when the path (after the context) is a heartbeat's, else null. Written out by hand because it runs
+     * on every request and must not allocate for the paths it passes on.
+     */
+    static String[] target(String path) {
+        int at = VersionPrefix.end(path);
+        if (!path.startsWith("/apps/", at)) {
+            return null;
+        }
+        int appStart = at + 6;
+        int appEnd = path.indexOf('/', appStart);
+        if (appEnd <= appStart) {
+            return null;
+        }
+        int idStart = appEnd + 1;
+        int idEnd = path.indexOf('/', idStart);
+        if (idEnd < 0) {
+            idEnd = path.length();
+        } else if (idEnd != path.length() - 1) {
+            return null;   // a sub-resource such as /status or /metadata
+        }
+        if (idEnd == idStart || !plain(path, appStart, idEnd)) {
+            return null;
+        }
+        return new String[]{path.substring(appStart, appEnd), path.substring(idStart, idEnd)};
+    }
+
+    /** No percent-encoding or matrix parameters: those segments need Jersey's decoding. */
+    private static boolean plain(String path, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = path.charAt(i);
+            if (c == '%' || c == ';') {
+                return false;
+            }
+        }
+        return true;
+    }
+}
