@@ -10,13 +10,15 @@ import java.util.zip.GZIPOutputStream;
  * Encoded response bytes and their gzip form (compressed once, on first use), tagged with the registry change
  * sequence they were built from. An empty payload means "not found".
  *
- * <p>Thread safety: immutable apart from the memoized gzip bytes, which are published through a volatile field;
- * two threads may both compress once, which is harmless.
+ * <p>Thread safety: immutable apart from the memoized gzip bytes and the last read time, both volatile; two threads
+ * may both compress once, which is harmless.
  */
 public final class Payload {
     private final byte[] bytes;
     private final long builtFrom;
     private volatile byte[] gzipped;
+    /** Epoch millis of a recent read, to the second: written at most once a second, however many readers. */
+    private volatile long lastRead;
 
     Payload(byte[] bytes, long builtFrom) {
         this.bytes = bytes;
@@ -44,6 +46,16 @@ public final class Payload {
 
     long builtFrom() {
         return builtFrom;
+    }
+
+    void markRead(long nowMillis) {
+        if (nowMillis - lastRead >= 1000) {
+            lastRead = nowMillis;
+        }
+    }
+
+    long lastRead() {
+        return lastRead;
     }
 
     private static byte[] gzip(byte[] plain) {

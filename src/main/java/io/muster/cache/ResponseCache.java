@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
  * 180 s after they were built, and a read-only map in front of it that a periodic task refreshes. Unlike Eureka,
  * the refresh runs every 500 ms by default and only replaces entries whose content changed, so a change is
  * visible within about a second while a payload is rebuilt at most once per interval however fast the registry
- * churns. Setting the interval to 30 s gives Eureka's behaviour; disabling the read-only tier makes every read
+ * churns, and a request shape nobody has read for a minute leaves the read-only tier rather than being rebuilt. Setting the interval to 30 s gives Eureka's behaviour; disabling the read-only tier makes every read
  * fresh at the cost of a rebuild per change.
  *
  * <p>Invalidation is race-free by construction instead of by removal: each payload records the registry change
@@ -38,7 +38,13 @@ import java.util.concurrent.atomic.LongAdder;
  * both tiers are concurrent maps; Guava single-flights concurrent loads of one key.
  */
 public final class ResponseCache implements RegistryListener {
+    /**
+     * A request shape nobody has read for this long leaves the read-only tier instead of being rebuilt on every
+     * change: one curl of the XML registry must not cost a rebuild per refresh for ever. Clients poll every 30 s.
+     */
+    static final long IDLE_SHAPE_MILLIS = 60_000;
     private final InstanceRegistry registry;
+    private final Clock clock;
     private final boolean useReadOnly;
     private final LoadingCache<CacheKey, Payload> readWrite;
     private final Map<CacheKey, Payload> readOnly = new ConcurrentHashMap<>();
@@ -53,6 +59,7 @@ public final class ResponseCache implements RegistryListener {
 
     public ResponseCache(InstanceRegistry registry, ResponseCacheConfig config, Clock clock) {
         this.registry = registry;
+        this.clock = clock;
         this.useReadOnly = config.useReadOnlyCache();
         Ticker ticker = new Ticker() {
             @Override
@@ -75,18 +82,29 @@ public final class ResponseCache implements RegistryListener {
         // every interval, so the latency of a fetch does not depend on how fast the registry churns.
         if (p != null) {
             hits.increment();
+            p.markRead(clock.millis());
             return p;
         }
         p = fresh(key);
+        p.markRead(clock.millis());
         readOnly.put(key, p);
         return p;
     }
 
     /** Replaces read-only entries whose content changed since they were built. Run by the scheduler. */
     public void refreshReadOnly() {
+        long now = clock.millis();
         for (Map.Entry<CacheKey, Payload> e : readOnly.entrySet()) {
-            if (isStale(e.getKey(), e.getValue())) {
-                readOnly.put(e.getKey(), fresh(e.getKey()));
+            Payload old = e.getValue();
+            if (!isStale(e.getKey(), old)) {
+                continue;
+            }
+            if (now - old.lastRead() > IDLE_SHAPE_MILLIS) {
+                readOnly.remove(e.getKey(), old);   // its next reader builds it once, as on first use
+            } else {
+                Payload rebuilt = fresh(e.getKey());
+                rebuilt.markRead(old.lastRead());
+                readOnly.put(e.getKey(), rebuilt);
             }
         }
     }

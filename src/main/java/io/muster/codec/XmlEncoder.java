@@ -34,7 +34,7 @@ final class XmlEncoder {
     static byte[] applications(Applications apps, Detail detail) {
         StringBuilder sb = new StringBuilder(256 + 1200 * apps.instanceCount());
         sb.append("<applications>");
-        element(sb, WireNames.VERSIONS_DELTA, Long.toString(apps.version()));
+        number(sb, WireNames.VERSIONS_DELTA, apps.version());
         element(sb, WireNames.APPS_HASHCODE, apps.appsHashCode());
         for (Application app : apps.applications()) {
             applicationElement(sb, app, detail);
@@ -85,7 +85,7 @@ final class XmlEncoder {
         port(sb, "port", i.port());
         port(sb, "securePort", i.securePort());
         if (full) {
-            element(sb, "countryId", Integer.toString(i.countryId()));
+            number(sb, "countryId", i.countryId());
         }
         if (i.dataCenterInfo() != null) {
             dataCenter(sb, i.dataCenterInfo(), detail);
@@ -104,9 +104,9 @@ final class XmlEncoder {
         if (full) {
             element(sb, "isCoordinatingDiscoveryServer", Boolean.toString(i.isCoordinatingDiscoveryServer()));
         }
-        element(sb, "lastUpdatedTimestamp", Long.toString(i.lastUpdatedTimestamp()));
+        number(sb, "lastUpdatedTimestamp", i.lastUpdatedTimestamp());
         if (full) {
-            element(sb, "lastDirtyTimestamp", Long.toString(i.lastDirtyTimestamp()));
+            number(sb, "lastDirtyTimestamp", i.lastDirtyTimestamp());
         }
         if (i.actionType() != null) {
             element(sb, "actionType", i.actionType().name());
@@ -139,13 +139,17 @@ final class XmlEncoder {
 
     private static void lease(StringBuilder sb, LeaseInfo l) {
         sb.append("<leaseInfo>");
-        element(sb, "renewalIntervalInSecs", Integer.toString(l.renewalIntervalInSecs()));
-        element(sb, "durationInSecs", Integer.toString(l.durationInSecs()));
-        element(sb, "registrationTimestamp", Long.toString(l.registrationTimestamp()));
-        element(sb, "lastRenewalTimestamp", Long.toString(l.lastRenewalTimestamp()));
-        element(sb, "evictionTimestamp", Long.toString(l.evictionTimestamp()));
-        element(sb, "serviceUpTimestamp", Long.toString(l.serviceUpTimestamp()));
+        number(sb, "renewalIntervalInSecs", l.renewalIntervalInSecs());
+        number(sb, "durationInSecs", l.durationInSecs());
+        number(sb, "registrationTimestamp", l.registrationTimestamp());
+        number(sb, "lastRenewalTimestamp", l.lastRenewalTimestamp());
+        number(sb, "evictionTimestamp", l.evictionTimestamp());
+        number(sb, "serviceUpTimestamp", l.serviceUpTimestamp());
         sb.append("</leaseInfo>");
+    }
+
+    private static void number(StringBuilder sb, String name, long value) {
+        sb.append('<').append(name).append('>').append(value).append("</").append(name).append('>');
     }
 
     private static void metadata(StringBuilder sb, Map<String, String> metadata) {
@@ -172,8 +176,18 @@ final class XmlEncoder {
         sb.append("</").append(name).append('>');
     }
 
+    /** Most values need no escaping: they are copied whole, and only the others go character by character. */
     private static void escape(StringBuilder sb, String s) {
-        for (int i = 0; i < s.length(); i++) {
+        int i = 0;
+        while (i < s.length() && plain(s.charAt(i))) {
+            i++;
+        }
+        if (i == s.length()) {
+            sb.append(s);
+            return;
+        }
+        sb.append(s, 0, i);
+        for (; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
                 case '<' -> sb.append("&lt;");
@@ -189,5 +203,9 @@ final class XmlEncoder {
                 }
             }
         }
+    }
+
+    private static boolean plain(char c) {
+        return c >= 0x20 && c != '<' && c != '>' && c != '&' && c != '"' && c != '\'';
     }
 }

@@ -6,7 +6,6 @@ import io.muster.registry.Origin;
 import io.muster.registry.RegistryChange;
 import io.muster.registry.RegistryListener;
 
-import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,21 +36,28 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
     private final InstanceRegistry registry;
     private final Clock clock;
     private final Function<PeerUrl, PeerClient> clients;
+    private final PeerDns dns;
     private final Object refreshLock = new Object();
     private volatile List<PeerNode> nodes = List.of();
+    /** Guarded by refreshLock. */
+    private List<PeerUrl> lastResolved = List.of();
 
     public PeerCluster(PeerConfig config, LocalNode self, InstanceRegistry registry, Clock clock) {
-        this(config, self, registry, clock, null);
+        this(config, self, registry, clock, null, PeerDns.SYSTEM);
     }
 
-    /** @param clients makes the client for a peer; null for HTTP */
+    /**
+     * @param clients makes the client for a peer; null for HTTP
+     * @param dns     resolves the peer DNS name to its addresses
+     */
     PeerCluster(PeerConfig config, LocalNode self, InstanceRegistry registry, Clock clock,
-                Function<PeerUrl, PeerClient> clients) {
+                Function<PeerUrl, PeerClient> clients, PeerDns dns) {
         this.config = config;
         this.settings = ReplicationSettings.of(config);
         this.self = self;
         this.registry = registry;
         this.clock = clock;
+        this.dns = dns;
         this.clients = clients != null ? clients
                 : url -> new HttpPeerClient(url, settings.connectTimeout(), settings.readTimeout(), clock);
     }
@@ -98,13 +104,17 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
         if (config.dnsUrl() != null) {
             PeerUrl template = PeerUrl.parse(config.dnsUrl());
             try {
-                // a headless service name resolves to one address per node
-                for (InetAddress a : InetAddress.getAllByName(template.base().getHost())) {
-                    urls.add(template.withHost(a.getHostAddress()));
+                List<PeerUrl> resolved = new ArrayList<>();
+                for (String address : dns.addresses(template.base().getHost())) {
+                    resolved.add(template.withHost(address));
                 }
+                lastResolved = List.copyOf(resolved);
             } catch (UnknownHostException e) {
-                LOG.warning("Muster: peer DNS name " + template.base().getHost() + " does not resolve yet");
+                // a DNS hiccup must not drop every peer and its queue: keep the last answer until the next refresh
+                LOG.warning("Muster: peer DNS name " + template.base().getHost() + " does not resolve"
+                        + (lastResolved.isEmpty() ? " yet" : "; keeping the " + lastResolved.size() + " peers it had"));
             }
+            urls.addAll(lastResolved);
         }
         return urls;
     }

@@ -64,6 +64,27 @@ class ResponseCacheTest {
     }
 
     @Test
+    void aShapeNobodyReadsForAMinuteIsNotRebuiltUntilSomeoneAsksAgain() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500));
+        CacheKey xml = CacheKey.allApps(WireFormat.XML, Detail.FULL);
+        cache.get(ALL);
+        cache.get(xml);   // one curl of the XML registry
+        for (int i = 0; i < 70; i++) {   // 70 s of churn while only JSON clients keep polling
+            clock.advance(Duration.ofSeconds(1));
+            registry.register(Instances.up("A", "i-" + i), Origin.CLIENT);
+            cache.refreshReadOnly();
+            cache.get(ALL);
+        }
+        long builds = cache.stats().builds();
+        assertThat(builds).as("JSON rebuilt every cycle, XML only for its first minute").isBetween(2L + 70 + 58, 2L + 70 + 62);
+        registry.register(Instances.up("A", "late"), Origin.CLIENT);
+        assertThat(new String(cache.get(xml).bytes(), StandardCharsets.UTF_8)).as("a returning reader is served fresh")
+                .contains("<instanceId>late</instanceId>");
+        cache.refreshReadOnly();
+        assertThat(text(cache.get(ALL))).contains("\"late\"");
+    }
+
+    @Test
     void unknownAppIsAnEmptyPayloadAndGzipInflatesToTheSameBytes() throws Exception {
         ResponseCache cache = cache(false, Duration.ofMillis(500));
         assertThat(cache.get(new CacheKey(CacheKey.Entity.APP, "NOPE", WireFormat.JSON, Detail.FULL)).isEmpty())

@@ -41,7 +41,7 @@ class PeerClusterTest {
         }
         PeerConfig config = ConfigLoader.load(List.of(m)).peers();
         cluster = new PeerCluster(config, new LocalNode("/eureka", null, Set.of(8761)), registry, Clock.systemUTC(),
-                url -> peer);
+                url -> peer, PeerDns.SYSTEM);
         registry.addListener(cluster);
         cluster.refresh();
         return cluster;
@@ -82,10 +82,43 @@ class PeerClusterTest {
         PeerConfig config = ConfigLoader.load(List.of(Map.of("eureka.client.serviceUrl.defaultZone",
                 "http://127.0.0.1:8761/eureka/,http://127.0.0.1:8762/eureka/,http://127.0.0.1:8761/other/"))).peers();
         cluster = new PeerCluster(config, new LocalNode("/eureka", null, Set.of(8761)), registry, Clock.systemUTC(),
-                url -> peer);
+                url -> peer, PeerDns.SYSTEM);
         cluster.refresh();
         assertThat(cluster.nodes()).extracting(n -> n.url().toString())
                 .containsExactly("http://127.0.0.1:8762/eureka/", "http://127.0.0.1:8761/other/");
+    }
+
+    @Test
+    void aDnsNameBecomesOnePeerPerAddressResolvedAgainOnEveryRefresh() {
+        Map<String, List<String>> records = new java.util.concurrent.ConcurrentHashMap<>();
+        records.put("muster-headless", List.of("10.0.0.1", "10.0.0.2", "127.0.0.1"));
+        PeerConfig config = ConfigLoader.load(List.of(Map.of("eureka.server.peerDnsUrl",
+                "http://peer:secret@muster-headless:8761/eureka/"))).peers();
+        cluster = new PeerCluster(config, new LocalNode("/eureka", null, Set.of(8761)), registry, Clock.systemUTC(),
+                url -> peer, host -> {
+                    List<String> a = records.get(host);
+                    if (a == null) {
+                        throw new java.net.UnknownHostException(host);
+                    }
+                    return a;
+                });
+        cluster.refresh();
+        assertThat(cluster.nodes()).as("this node's own address is left out").extracting(n -> n.url().toString())
+                .containsExactly("http://10.0.0.1:8761/eureka/", "http://10.0.0.2:8761/eureka/");
+        assertThat(cluster.nodes()).allSatisfy(n ->
+                assertThat(n.url().authorization()).isEqualTo("Basic cGVlcjpzZWNyZXQ="));
+        PeerNode kept = cluster.nodes().get(1);
+
+        records.put("muster-headless", List.of("10.0.0.2", "10.0.0.3", "127.0.0.1"));   // a pod replaced
+        cluster.refresh();
+        assertThat(cluster.nodes()).extracting(n -> n.url().toString())
+                .containsExactly("http://10.0.0.2:8761/eureka/", "http://10.0.0.3:8761/eureka/");
+        assertThat(cluster.nodes().get(0)).as("a surviving peer keeps its node and queue").isSameAs(kept);
+
+        records.remove("muster-headless");   // the name stops resolving for a moment
+        cluster.refresh();
+        assertThat(cluster.nodes()).as("a DNS hiccup keeps the peers it had").extracting(n -> n.url().toString())
+                .containsExactly("http://10.0.0.2:8761/eureka/", "http://10.0.0.3:8761/eureka/");
     }
 
     @Test
