@@ -34,8 +34,13 @@ final class Scheduler implements AutoCloseable {
         executor = Executors.newSingleThreadScheduledExecutor(factory);
     }
 
+    /**
+     * Runs the task every period, start to start: the cache refresher rebuilds large payloads, and "every 500 ms"
+     * must not become every 500 ms plus the rebuild time, or a change takes longer than a second to show. A run
+     * that overruns its period delays the next one; runs never overlap.
+     */
     void every(String name, Duration period, Runnable task) {
-        executor.scheduleWithFixedDelay(() -> {
+        executor.scheduleAtFixedRate(() -> {
             try {
                 task.run();
             } catch (Throwable t) {   // keep the schedule whatever happens; the next run may succeed
