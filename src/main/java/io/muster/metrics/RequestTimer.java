@@ -1,6 +1,6 @@
 package io.muster.metrics;
 
-import io.muster.resources.VersionPrefix;
+import io.muster.resources.ApiPaths;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -35,7 +35,7 @@ public final class RequestTimer implements Filter {
 
     /** E.g. {@code renew} for {@code PUT /v2/apps/APP/id}. */
     static String endpoint(String method, String path) {
-        String p = path.substring(VersionPrefix.end(path));
+        String p = path.substring(ApiPaths.versionEnd(path));
         String[] s = p.split("/");
         int n = s.length;   // s[0] is "" for a leading slash
         if (n >= 2 && "apps".equals(s[1])) {

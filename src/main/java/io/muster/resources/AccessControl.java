@@ -118,7 +118,7 @@ public final class AccessControl implements Filter {
 
     /** The roles of which the caller needs one; empty when the endpoint is open. */
     static List<String> requiredRoles(String method, String path, boolean replicated, boolean clientAuthRequired) {
-        String p = path.substring(VersionPrefix.end(path));
+        String p = path.substring(ApiPaths.versionEnd(path));
         String[] s = p.split("/");
         String first = s.length > 1 ? s[1] : "";
         if (first.equals("peerreplication") || replicated) {

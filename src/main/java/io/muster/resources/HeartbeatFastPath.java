@@ -71,7 +71,7 @@ public final class HeartbeatFastPath implements Filter {
      * on every request and must not allocate for the paths it passes on.
      */
     static String[] target(String path) {
-        int at = VersionPrefix.end(path);
+        int at = ApiPaths.versionEnd(path);
         if (!path.startsWith("/apps/", at)) {
             return null;
         }
@@ -87,20 +87,9 @@ public final class HeartbeatFastPath implements Filter {
         } else if (idEnd != path.length() - 1) {
             return null;   // a sub-resource such as /status or /metadata
         }
-        if (idEnd == idStart || !plain(path, appStart, idEnd)) {
+        if (idEnd == idStart || !ApiPaths.isPlain(path, appStart, idEnd)) {
             return null;
         }
         return new String[]{path.substring(appStart, appEnd), path.substring(idStart, idEnd)};
-    }
-
-    /** No percent-encoding or matrix parameters: those segments need Jersey's decoding. */
-    private static boolean plain(String path, int from, int to) {
-        for (int i = from; i < to; i++) {
-            char c = path.charAt(i);
-            if (c == '%' || c == ';') {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -48,7 +48,7 @@ public final class RegistrationFastPath implements Filter {
 
     /** The application segment when the path (after the context) is a registration's, else null. */
     static String app(String path) {
-        int at = VersionPrefix.end(path);
+        int at = ApiPaths.versionEnd(path);
         if (!path.startsWith("/apps/", at)) {
             return null;
         }
@@ -59,12 +59,6 @@ public final class RegistrationFastPath implements Filter {
         } else if (end != path.length() - 1) {
             return null;
         }
-        for (int i = start; i < end; i++) {
-            char c = path.charAt(i);
-            if (c == '%' || c == ';') {
-                return null;
-            }
-        }
-        return end == start ? null : path.substring(start, end);
+        return end == start || !ApiPaths.isPlain(path, start, end) ? null : path.substring(start, end);
     }
 }

@@ -65,7 +65,7 @@ public final class RegistryFetchFastPath implements Filter {
 
     /** ALL_APPS or DELTA when the path (after the context) asks for one of them, else null. */
     static CacheKey.Entity entity(String path) {
-        int at = VersionPrefix.end(path);
+        int at = ApiPaths.versionEnd(path);
         if (!path.startsWith("/apps", at)) {
             return null;
         }

@@ -55,12 +55,12 @@ class FastPathRoutesTest {
 
     @Test
     void theVersionSegmentIsAnyVNumberFollowedByASlash() {
-        assertThat(VersionPrefix.end("/v2/apps")).isEqualTo(3);
-        assertThat(VersionPrefix.end("/V10/apps")).isEqualTo(4);
-        assertThat(VersionPrefix.end("/v2")).isZero();
-        assertThat(VersionPrefix.end("/vx/apps")).isZero();
-        assertThat(VersionPrefix.end("/apps")).isZero();
-        assertThat(VersionPrefix.end("")).isZero();
+        assertThat(ApiPaths.versionEnd("/v2/apps")).isEqualTo(3);
+        assertThat(ApiPaths.versionEnd("/V10/apps")).isEqualTo(4);
+        assertThat(ApiPaths.versionEnd("/v2")).isZero();
+        assertThat(ApiPaths.versionEnd("/vx/apps")).isZero();
+        assertThat(ApiPaths.versionEnd("/apps")).isZero();
+        assertThat(ApiPaths.versionEnd("")).isZero();
     }
 
     @Test
