@@ -9,6 +9,8 @@ import io.muster.resources.DashboardResource;
 import io.muster.resources.EurekaRoot;
 import io.muster.resources.OperationsResource;
 import io.muster.resources.UnexpectedErrorMapper;
+import jakarta.servlet.ServletContext;
+import org.glassfish.jersey.internal.inject.AbstractBinder;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
 
@@ -17,12 +19,28 @@ final class JaxRsApplication {
     private JaxRsApplication() {
     }
 
-    static ResourceConfig create(Api api) {
+    static ResourceConfig create(Api api, ServletContext context) {
         ResourceConfig rc = new ResourceConfig();
         rc.setApplicationName("muster");
-        rc.registerInstances(new EurekaRoot(api), new OperationsResource(api), new AdminResource(api),
-                new DashboardResource(),
-                new JacksonJsonProvider(new ObjectMapper(JsonFactories.create())), new UnexpectedErrorMapper());
+        EurekaRoot root = new EurekaRoot(api);
+        OperationsResource operations = new OperationsResource(api);
+        AdminResource admin = new AdminResource(api);
+        DashboardResource dashboard = new DashboardResource(context);
+        // Resources registered as classes, each bound to the one instance built here: registering the instances
+        // themselves works too, but Jersey then logs "registered in SERVER runtime does not implement any provider
+        // interfaces ... will be ignored" for each (its issue #3700), which reads like a fault in every deploy log.
+        rc.register(new AbstractBinder() {
+            @Override
+            protected void configure() {
+                bind(root).to(EurekaRoot.class);
+                bind(operations).to(OperationsResource.class);
+                bind(admin).to(AdminResource.class);
+                bind(dashboard).to(DashboardResource.class);
+            }
+        });
+        rc.registerClasses(EurekaRoot.class, OperationsResource.class, AdminResource.class, DashboardResource.class);
+        rc.registerInstances(new JacksonJsonProvider(new ObjectMapper(JsonFactories.create())),
+                new UnexpectedErrorMapper());
         // Payara would otherwise serialise with JSON-B; this property is what keeps Jackson in charge
         rc.property("jersey.config.jsonFeature", "JacksonJsonProvider");
         // error statuses must not become container error pages: clients decode any heartbeat body

@@ -58,7 +58,7 @@ public final class RegistryBootstrap implements ServletContextListener {
         context.addFilter("muster-registry-fetches", new RegistryFetchFastPath(started.api()))
                 .addMappingForUrlPatterns(null, true, "/*");
         ServletRegistration.Dynamic jersey = context.addServlet("muster-jersey",
-                new ServletContainer(JaxRsApplication.create(server.api())));
+                new ServletContainer(JaxRsApplication.create(server.api(), context)));
         jersey.setLoadOnStartup(1);
         jersey.addMapping("/*");
         LOG.info("Muster: serving the Eureka API at " + context.getContextPath() + "/apps/ and "

@@ -5,7 +5,6 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.CacheControl;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
 
 import java.io.InputStream;
@@ -21,8 +20,11 @@ public final class DashboardResource {
             "js", "text/javascript; charset=utf-8", "css", "text/css; charset=utf-8", "png", "image/png",
             "svg", "image/svg+xml");
 
-    @Context
-    private ServletContext servletContext;
+    private final ServletContext servletContext;
+
+    public DashboardResource(ServletContext servletContext) {
+        this.servletContext = servletContext;
+    }
 
     @GET
     public Response page() {

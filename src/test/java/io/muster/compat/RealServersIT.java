@@ -97,6 +97,7 @@ class RealServersIT {
             String logs = readLogs(base.resolve("logs"));
             assertThat(logs).doesNotContain("[eureka] appears to have started a thread");
             assertThat(logs).doesNotContain("[eureka] created a ThreadLocal");
+            assertThat(logs).as("no Jersey warning about how the resources are registered").doesNotContain("will be ignored");
         } finally {
             tomcat.destroy();
             if (!tomcat.waitFor(30, TimeUnit.SECONDS)) {
