@@ -66,30 +66,9 @@ public final class HeartbeatFastPath implements Filter {
         rsp.setContentLength(0);
     }
 
-    /**
-     * {app, id} when the path (after the context) is a heartbeat's, else null. Written out by hand because it runs
-     * on every request and must not allocate for the paths it passes on.
-     */
+    /** {app, id} when the path (after the context) is a heartbeat's, else null. */
     static String[] target(String path) {
-        int at = ApiPaths.versionEnd(path);
-        if (!path.startsWith("/apps/", at)) {
-            return null;
-        }
-        int appStart = at + 6;
-        int appEnd = path.indexOf('/', appStart);
-        if (appEnd <= appStart) {
-            return null;
-        }
-        int idStart = appEnd + 1;
-        int idEnd = path.indexOf('/', idStart);
-        if (idEnd < 0) {
-            idEnd = path.length();
-        } else if (idEnd != path.length() - 1) {
-            return null;   // a sub-resource such as /status or /metadata
-        }
-        if (idEnd == idStart || !ApiPaths.isPlain(path, appStart, idEnd)) {
-            return null;
-        }
-        return new String[]{path.substring(appStart, appEnd), path.substring(idStart, idEnd)};
+        String[] segments = ApiPaths.appsSegments(path);
+        return segments != null && segments.length == 2 ? segments : null;
     }
 }

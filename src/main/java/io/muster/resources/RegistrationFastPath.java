@@ -48,17 +48,7 @@ public final class RegistrationFastPath implements Filter {
 
     /** The application segment when the path (after the context) is a registration's, else null. */
     static String app(String path) {
-        int at = ApiPaths.versionEnd(path);
-        if (!path.startsWith("/apps/", at)) {
-            return null;
-        }
-        int start = at + 6;
-        int end = path.indexOf('/', start);
-        if (end < 0) {
-            end = path.length();
-        } else if (end != path.length() - 1) {
-            return null;
-        }
-        return end == start || !ApiPaths.isPlain(path, start, end) ? null : path.substring(start, end);
+        String[] segments = ApiPaths.appsSegments(path);
+        return segments != null && segments.length == 1 ? segments[0] : null;
     }
 }

@@ -65,20 +65,13 @@ public final class RegistryFetchFastPath implements Filter {
 
     /** ALL_APPS or DELTA when the path (after the context) asks for one of them, else null. */
     static CacheKey.Entity entity(String path) {
-        int at = ApiPaths.versionEnd(path);
-        if (!path.startsWith("/apps", at)) {
+        String[] segments = ApiPaths.appsSegments(path);
+        if (segments == null || segments.length > 1) {
             return null;
         }
-        int rest = at + 5;
-        if (rest == path.length() || (rest == path.length() - 1 && path.charAt(rest) == '/')) {
+        if (segments.length == 0) {
             return CacheKey.Entity.ALL_APPS;
         }
-        if (path.startsWith("/delta", rest)) {
-            int end = rest + 6;
-            if (end == path.length() || (end == path.length() - 1 && path.charAt(end) == '/')) {
-                return CacheKey.Entity.DELTA;
-            }
-        }
-        return null;
+        return "delta".equals(segments[0]) ? CacheKey.Entity.DELTA : null;
     }
 }
