@@ -1,6 +1,7 @@
 package io.muster.bootstrap;
 
 import io.muster.testing.Http;
+import io.muster.testing.PackagedWar;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -12,7 +13,6 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -41,7 +41,7 @@ class LifecycleIT {
     Deployer deployer;
 
     static WebArchive packaged(String name, Map<String, String> contextParams) {
-        WebArchive war = ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("muster.war")));
+        WebArchive war = PackagedWar.load();
         WebArchive renamed = ShrinkWrap.create(WebArchive.class, name + ".war").merge(war);
         if (!contextParams.isEmpty()) {
             StringBuilder params = new StringBuilder();

@@ -1,16 +1,15 @@
 package io.muster.resources;
 
 import io.muster.testing.Http;
+import io.muster.testing.PackagedWar;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.File;
 import java.net.URL;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MetricsIT {
     @Deployment(testable = false)
     static WebArchive war() {
-        return ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("muster.war")));
+        return PackagedWar.load();
     }
 
     @ArquillianResource

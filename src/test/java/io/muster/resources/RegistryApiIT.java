@@ -2,18 +2,17 @@ package io.muster.resources;
 
 import io.muster.testing.EmbeddedRealm;
 import io.muster.testing.Http;
+import io.muster.testing.PackagedWar;
 import io.muster.testing.Http.Reply;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.File;
 import java.net.URL;
 
 import static io.muster.testing.Http.instanceJson;
@@ -28,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RegistryApiIT {
     @Deployment(testable = false)
     static WebArchive war() {
-        return ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("muster.war")));
+        return PackagedWar.load();
     }
 
     @ArquillianResource
