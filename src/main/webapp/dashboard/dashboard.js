@@ -227,9 +227,12 @@
   function act(action) {
     var box = $('instance-actions');
     if (!window.confirm(CONFIRM[action])) { return; }
-    fetch('api/admin/instances/' + encodeURIComponent(box.dataset.app) + '/' + encodeURIComponent(box.dataset.id) + '/' + action, {
-      method: 'POST', credentials: 'omit', cache: 'no-store',
-      headers: { 'Authorization': state.admin.authorization, 'X-Muster-Dashboard': '1', 'X-Muster-CSRF': state.admin.token }
+    // tokens expire (10 to 20 minutes): take a fresh one for each action
+    getJson('api/admin/csrf', { 'Authorization': state.admin.authorization, 'X-Muster-Dashboard': '1' }).then(function (c) {
+      return fetch('api/admin/instances/' + encodeURIComponent(box.dataset.app) + '/' + encodeURIComponent(box.dataset.id) + '/' + action, {
+        method: 'POST', credentials: 'omit', cache: 'no-store',
+        headers: { 'Authorization': state.admin.authorization, 'X-Muster-Dashboard': '1', 'X-Muster-CSRF': c.token }
+      });
     }).then(function (r) {
       if (!r.ok) { throw new Error('HTTP ' + r.status); }
       $('instance-dialog').close();
@@ -241,7 +244,7 @@
     ev.preventDefault();
     var authorization = 'Basic ' + btoa(unescape(encodeURIComponent($('user').value + ':' + $('password').value)));
     getJson('api/admin/csrf', { 'Authorization': authorization, 'X-Muster-Dashboard': '1' }).then(function (c) {
-      state.admin = { authorization: authorization, token: c.token, user: $('user').value };
+      state.admin = { authorization: authorization, user: $('user').value };
       $('sign-in').hidden = true;
       $('sign-in-open').hidden = true;
       $('signed-in').hidden = false;

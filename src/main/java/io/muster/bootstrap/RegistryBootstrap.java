@@ -3,17 +3,13 @@ package io.muster.bootstrap;
 import io.muster.config.ConfigLoader;
 import io.muster.config.InvalidConfigException;
 import io.muster.config.ServerConfig;
-import io.muster.resources.AccessControl;
-import io.muster.resources.HeartbeatFastPath;
-import io.muster.resources.RegistrationFastPath;
-import io.muster.resources.RegistryFetchFastPath;
+import io.muster.web.FrontDoor;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRegistration;
 import org.glassfish.jersey.servlet.ServletContainer;
 
-import io.muster.metrics.RequestTimer;
 import io.muster.replication.LocalNode;
 import io.muster.replication.PeerUrl;
 
@@ -43,22 +39,15 @@ public final class RegistryBootstrap implements ServletContextListener {
         server = new RegistryServer(config, Clock.systemUTC(), localNode(context, config));
         server.start();
         RegistryServer started = server;
-        // isMatchAfter=true appends each mapping, so both containers run the filters in the order written here:
-        // with false, Payara puts every new mapping first and the fast paths would run before access control
-        context.addFilter("muster-request-timer", new RequestTimer(started.metrics()))
-                .addMappingForUrlPatterns(null, true, "/*");
+        // isMatchAfter=true appends each mapping, so both containers run the filters in the order written here
+        // (with false, Payara puts every new mapping first)
         context.addFilter("muster-local-port", new LocalPortFilter(started::learnedPort))
                 .addMappingForUrlPatterns(null, true, "/*");
-        context.addFilter("muster-access-control", new AccessControl(config.security().clientAuthRequired()))
-                .addMappingForUrlPatterns(null, true, "/*");
-        context.addFilter("muster-heartbeats", new HeartbeatFastPath(started.api().registry()))
-                .addMappingForUrlPatterns(null, true, "/*");
-        context.addFilter("muster-registrations", new RegistrationFastPath(started.api()))
-                .addMappingForUrlPatterns(null, true, "/*");
-        context.addFilter("muster-registry-fetches", new RegistryFetchFastPath(started.api()))
+        context.addFilter("muster-front-door", new FrontDoor(started.api(), config.security().clientAuthRequired(),
+                        config.security().fastPaths(), started.metrics()))
                 .addMappingForUrlPatterns(null, true, "/*");
         ServletRegistration.Dynamic jersey = context.addServlet("muster-jersey",
-                new ServletContainer(JaxRsApplication.create(server.api(), context)));
+                new ServletContainer(JaxRsApplication.create(server.api(), context, Clock.systemUTC())));
         jersey.setLoadOnStartup(1);
         jersey.addMapping("/*");
         LOG.info("Muster: serving the Eureka API at " + context.getContextPath() + "/apps/ and "

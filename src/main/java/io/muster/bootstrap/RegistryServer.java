@@ -1,5 +1,7 @@
 package io.muster.bootstrap;
 
+import io.muster.api.Api;
+import io.muster.api.StatusReport;
 import io.muster.cache.ResponseCache;
 import io.muster.config.ServerConfig;
 import io.muster.eviction.Evictor;
@@ -7,11 +9,8 @@ import io.muster.eviction.SelfPreservation;
 import io.muster.metrics.MusterMetrics;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
-import io.muster.replication.InboundBatch;
 import io.muster.replication.LocalNode;
 import io.muster.replication.PeerCluster;
-import io.muster.resources.Api;
-import io.muster.resources.StatusReport;
 
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -56,8 +55,7 @@ public final class RegistryServer implements AutoCloseable {
                 config.environment(), config.dataCenter(), peers::statuses, settings(config));
         this.metrics = new MusterMetrics(registry, selfPreservation, evictor, cache, peers::statuses);
         registry.addListener(metrics);
-        this.api = new Api(registry, cache, gate, config.delta().disabled(), clock, status,
-                new InboundBatch(registry), metrics::scrape);
+        this.api = Api.create(registry, cache, gate, config.delta().disabled(), clock, status, metrics::scrape);
     }
 
     /** Finds peers, copies the registry from one, opens for traffic and schedules the periodic tasks. */

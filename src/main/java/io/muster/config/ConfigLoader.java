@@ -92,7 +92,8 @@ public final class ConfigLoader {
         if (peers.myUrl() != null) {
             checkUrl("eureka.server.myUrl", peers.myUrl());
         }
-        ServerConfig.SecurityConfig security = new ServerConfig.SecurityConfig(bool(false, "clientAuthRequired"));
+        ServerConfig.SecurityConfig security = new ServerConfig.SecurityConfig(bool(false, "clientAuthRequired"),
+                bool(true, "fastPaths"));
         String environment = values.getOrDefault("environment", "test");
         String dataCenter = values.getOrDefault("datacenter", "default");
         if (!problems.isEmpty()) {

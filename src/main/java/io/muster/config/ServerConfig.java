@@ -8,8 +8,11 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
                            ResponseCacheConfig responseCache, DeltaConfig delta, StartupConfig startup,
                            PeerConfig peers, SecurityConfig security, String environment, String dataCenter) {
 
-    /** Roles for peers and admins are always required; client authentication is off unless switched on. */
-    public record SecurityConfig(boolean clientAuthRequired) {
+    /**
+     * Roles for peers and admins are always required; client authentication is off unless switched on.
+     * {@code fastPaths} off sends every request through Jersey, to compare the two roads.
+     */
+    public record SecurityConfig(boolean clientAuthRequired, boolean fastPaths) {
     }
 
     public record EvictionConfig(Duration interval) {

@@ -1,0 +1,60 @@
+package io.muster.api;
+
+import io.muster.cache.CacheKey;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+
+import java.io.InputStream;
+
+/**
+ * {@code /apps}: the full registry, the delta, one app, and registration. The front door hands Jersey the
+ * canonical path (no version segment, no trailing slash, no matrix parameters), so each route is written once.
+ * The {@code regions} parameter is accepted; only the local region exists.
+ */
+@Path("apps")
+public final class ApplicationsResource {
+    static final String EUREKA_ACCEPT = "X-Eureka-Accept";
+    private final Api api;
+
+    public ApplicationsResource(Api api) {
+        this.api = api;
+    }
+
+    @GET
+    public Response all(@HeaderParam(HttpHeaders.ACCEPT) String accept,
+                        @HeaderParam(EUREKA_ACCEPT) String eurekaAccept,
+                        @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding) {
+        return api.reads().fetch(CacheKey.Entity.ALL_APPS, "", accept, eurekaAccept, acceptEncoding).toResponse();
+    }
+
+    @GET
+    @Path("delta")
+    public Response delta(@HeaderParam(HttpHeaders.ACCEPT) String accept,
+                          @HeaderParam(EUREKA_ACCEPT) String eurekaAccept,
+                          @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding) {
+        return api.reads().fetch(CacheKey.Entity.DELTA, "", accept, eurekaAccept, acceptEncoding).toResponse();
+    }
+
+    @GET
+    @Path("{app}")
+    public Response app(@PathParam("app") String app,
+                        @HeaderParam(HttpHeaders.ACCEPT) String accept,
+                        @HeaderParam(EUREKA_ACCEPT) String eurekaAccept,
+                        @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding) {
+        return api.reads().fetch(CacheKey.Entity.APP, app, accept, eurekaAccept, acceptEncoding).toResponse();
+    }
+
+    @POST
+    @Path("{app}")
+    public Response register(@PathParam("app") String app, InputStream body,
+                             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+                             @HeaderParam(HttpHeaders.CONTENT_ENCODING) String contentEncoding,
+                             @HeaderParam(Origins.REPLICATION_HEADER) String replication) {
+        return api.writes().register(app, body, contentType, contentEncoding, Origins.of(replication)).toResponse();
+    }
+}

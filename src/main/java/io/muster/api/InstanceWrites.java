@@ -1,0 +1,154 @@
+package io.muster.api;
+
+import io.muster.codec.EurekaCodec;
+import io.muster.codec.WireFormatException;
+import io.muster.model.InstanceInfo;
+import io.muster.model.InstanceStatus;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.Origin;
+import io.muster.registry.RenewOutcome;
+
+import java.io.InputStream;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The rules of every write to one instance (register, heartbeat, cancel, status override, metadata), once for all
+ * roads: the servlet fast paths, the JAX-RS resources and a peer's replication batch. Refusals are thrown as
+ * {@link Problem}s before the registry is touched.
+ */
+public final class InstanceWrites {
+    static final String BAD_TIMESTAMP = "lastDirtyTimestamp must be a number of milliseconds";
+
+    private final InstanceRegistry registry;
+    private final Clock clock;
+
+    InstanceWrites(InstanceRegistry registry, Clock clock) {
+        this.registry = registry;
+        this.clock = clock;
+    }
+
+    /** Registers an instance: 204 as Eureka answers (Java clients count nothing else as success). */
+    public Reply register(String app, InputStream body, String contentType, String contentEncoding,
+                          Origin origin) {
+        var format = RequestBodies.format(contentType);
+        byte[] bytes = RequestBodies.read(body, contentEncoding);
+        InstanceInfo info;
+        try {
+            info = EurekaCodec.decodeInstance(format, bytes, clock.millis());
+        } catch (WireFormatException e) {
+            throw Problem.badRequest(e.getMessage());
+        }
+        return register(appName(app), info, origin).toReply(null);
+    }
+
+    WriteResult register(String appName, InstanceInfo info, Origin origin) {
+        if (isBlank(info.id())) {
+            throw Problem.badRequest("Missing instanceId");
+        }
+        if (isBlank(info.hostName())) {
+            throw Problem.badRequest("Missing hostname");
+        }
+        if (isBlank(info.ipAddr())) {
+            throw Problem.badRequest("Missing ip address");
+        }
+        if (isBlank(info.app())) {
+            throw Problem.badRequest("Missing appName");
+        }
+        if (!appName.equals(info.app())) {
+            throw Problem.badRequest("Mismatched appName, expecting " + appName + " but was " + info.app());
+        }
+        if (info.dataCenterInfo() == null) {
+            throw Problem.badRequest("Missing dataCenterInfo");
+        }
+        if (isBlank(info.dataCenterInfo().name())) {
+            throw Problem.badRequest("Missing dataCenterInfo Name");
+        }
+        registry.register(info, origin);
+        return WriteResult.REGISTERED;
+    }
+
+    /**
+     * A heartbeat: 200 or an empty 404 (the client registers again); a peer may get 409 with this node's newer
+     * copy. The {@code status} parameter clients send is ignored, as in Eureka: status changes come by
+     * re-registration.
+     */
+    public Reply renew(String app, String id, String lastDirtyTimestamp, String overriddenStatus, Origin origin,
+                       String accept) {
+        InstanceStatus override = overriddenStatus == null ? null : InstanceStatus.parseOrUnknown(overriddenStatus);
+        return renew(app, id, timestamp(lastDirtyTimestamp), override, origin).toReply(accept);
+    }
+
+    WriteResult renew(String app, String id, Long lastDirtyTimestamp, InstanceStatus override, Origin origin) {
+        RenewOutcome outcome = registry.renew(appName(app), id, lastDirtyTimestamp, override, origin);
+        return switch (outcome.result()) {
+            case OK -> WriteResult.OK;
+            case NOT_FOUND -> WriteResult.NOT_FOUND;
+            case CONFLICT -> new WriteResult(409, outcome.newerInstance());
+        };
+    }
+
+    public Reply cancel(String app, String id, Origin origin) {
+        return cancelled(app, id, origin).toReply(null);
+    }
+
+    WriteResult cancelled(String app, String id, Origin origin) {
+        return WriteResult.found(registry.cancel(appName(app), id, origin));
+    }
+
+    /** Departure from Eureka: a missing or unknown status value is a 400 here (Eureka answers 500). */
+    public Reply statusUpdate(String app, String id, String value, String lastDirtyTimestamp, Origin origin) {
+        if (value == null) {
+            throw Problem.badRequest("Missing status value (?value=UP|DOWN|STARTING|OUT_OF_SERVICE|UNKNOWN)");
+        }
+        return statusUpdate(app, id, status(value), timestamp(lastDirtyTimestamp), origin).toReply(null);
+    }
+
+    WriteResult statusUpdate(String app, String id, InstanceStatus status, Long lastDirtyTimestamp, Origin origin) {
+        return WriteResult.found(registry.statusUpdate(appName(app), id, status, lastDirtyTimestamp, origin));
+    }
+
+    public Reply deleteStatusOverride(String app, String id, String value, String lastDirtyTimestamp,
+                                      Origin origin) {
+        InstanceStatus status = value == null ? InstanceStatus.UNKNOWN : status(value);
+        return deleteStatusOverride(app, id, status, timestamp(lastDirtyTimestamp), origin).toReply(null);
+    }
+
+    WriteResult deleteStatusOverride(String app, String id, InstanceStatus status, Long lastDirtyTimestamp,
+                                     Origin origin) {
+        return WriteResult.found(registry.deleteStatusOverride(appName(app), id, status, lastDirtyTimestamp,
+                origin));
+    }
+
+    public Reply updateMetadata(String app, String id, Map<String, String> metadata) {
+        return WriteResult.found(registry.updateMetadata(appName(app), id, metadata).isPresent()).toReply(null);
+    }
+
+    /** App names are case-insensitive: Eureka upper-cases the one in the URL. */
+    static String appName(String app) {
+        return app.toUpperCase(Locale.ROOT);
+    }
+
+    static InstanceStatus status(String value) {
+        return InstanceStatus.parse(value)
+                .orElseThrow(() -> Problem.badRequest("Unknown status value: " + abbreviate(value)
+                        + " (expected UP, DOWN, STARTING, OUT_OF_SERVICE or UNKNOWN)"));
+    }
+
+    static Long timestamp(String value) {
+        try {
+            return value == null || value.isEmpty() ? null : Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw Problem.badRequest(BAD_TIMESTAMP);
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    }
+
+    private static boolean isBlank(String s) {
+        return s == null || s.isBlank();
+    }
+}

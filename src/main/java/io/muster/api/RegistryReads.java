@@ -1,0 +1,72 @@
+package io.muster.api;
+
+import io.muster.cache.CacheKey;
+import io.muster.cache.Payload;
+import io.muster.cache.ResponseCache;
+import io.muster.codec.Detail;
+import io.muster.codec.EurekaCodec;
+import io.muster.codec.WireFormat;
+import io.muster.model.InstanceInfo;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.TrafficGate;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The rules of every read: cached payloads (full registry, delta, one app, a VIP) with Eureka's format, compact
+ * and gzip choices and the start-up gate, and single instances encoded on demand.
+ */
+public final class RegistryReads {
+    static final String VARY = "Accept, Accept-Encoding, X-Eureka-Accept";
+    private static final Map<String, String> PLAIN = Map.of("Vary", VARY);
+    private static final Map<String, String> GZIP = Map.of("Vary", VARY, "Content-Encoding", "gzip");
+
+    private final InstanceRegistry registry;
+    private final ResponseCache cache;
+    private final TrafficGate gate;
+    private final boolean deltaDisabled;
+
+    RegistryReads(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled) {
+        this.registry = registry;
+        this.cache = cache;
+        this.gate = gate;
+        this.deltaDisabled = deltaDisabled;
+    }
+
+    /**
+     * A cached payload: 403 while the gate holds reads back (and for deltas when they are disabled: clients then
+     * fetch the full registry, or ask another node), 404 for an unknown app, else 200 with the ready bytes.
+     */
+    public Reply fetch(CacheKey.Entity entity, String name, String accept, String eurekaAccept,
+                       String acceptEncoding) {
+        if (!gate.allowsReads() || (entity == CacheKey.Entity.DELTA && deltaDisabled)) {
+            return Reply.empty(403);
+        }
+        String key = entity == CacheKey.Entity.APP ? InstanceWrites.appName(name) : name;
+        CacheKey cacheKey = new CacheKey(entity, key, WireFormat.fromAccept(accept), Detail.fromHeader(eurekaAccept));
+        Payload payload = cache.get(cacheKey);
+        if (payload.isEmpty()) {
+            return Reply.empty(404);
+        }
+        boolean gzip = acceptEncoding != null && acceptEncoding.contains("gzip");
+        return new Reply(200, cacheKey.format().mediaType(), gzip ? cache.gzipped(cacheKey, payload) : payload.bytes(),
+                gzip ? GZIP : PLAIN);
+    }
+
+    public Reply instance(String app, String id, String accept) {
+        return encoded(registry.instance(InstanceWrites.appName(app), id), accept);
+    }
+
+    public Reply instanceById(String id, String accept) {
+        return encoded(registry.instanceById(id), accept);
+    }
+
+    private static Reply encoded(Optional<InstanceInfo> instance, String accept) {
+        if (instance.isEmpty()) {
+            return Reply.empty(404);
+        }
+        WireFormat format = WireFormat.fromAccept(accept);
+        return Reply.ok(format.mediaType(), EurekaCodec.encode(format, instance.get()));
+    }
+}

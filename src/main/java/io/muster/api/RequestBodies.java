@@ -1,0 +1,77 @@
+package io.muster.api;
+
+import io.muster.codec.WireFormat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+
+/** Reads request bodies: size limit, optional gzip, and the content type that picks the codec. */
+final class RequestBodies {
+    static final int MAX_BYTES = 1 << 20;
+
+    private RequestBodies() {
+    }
+
+    /**
+     * JSON or XML by the exact media type ({@code application/json} or {@code application/xml}, any case, with
+     * parameters); a charset other than UTF-8 or ISO-8859-1 and every other type are a 415.
+     */
+    static WireFormat format(String contentType) {
+        if (contentType != null) {
+            String ct = contentType.toLowerCase(Locale.ROOT);
+            int semicolon = ct.indexOf(';');
+            String type = (semicolon < 0 ? ct : ct.substring(0, semicolon)).trim();
+            if (semicolon < 0 || charsetOk(ct.substring(semicolon + 1))) {
+                if (type.equals("application/json")) {
+                    return WireFormat.JSON;
+                }
+                if (type.equals("application/xml")) {
+                    return WireFormat.XML;
+                }
+            }
+        }
+        throw Problem.of(415, "Content-Type must be application/json or application/xml");
+    }
+
+    private static boolean charsetOk(String params) {
+        for (String param : params.split(";")) {
+            String p = param.trim();
+            if (p.startsWith("charset=")) {
+                String charset = p.substring(8).replace("\"", "").trim();
+                return charset.equals("utf-8") || charset.equals("iso-8859-1");
+            }
+        }
+        return true;
+    }
+
+    static byte[] read(InputStream body, String contentEncoding) {
+        return read(body, contentEncoding, MAX_BYTES);
+    }
+
+    static byte[] read(InputStream body, String contentEncoding, int maxBytes) {
+        try {
+            InputStream in = body;
+            if (contentEncoding != null && contentEncoding.toLowerCase(Locale.ROOT).contains("gzip")) {
+                in = new GZIPInputStream(body);
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream(2048);
+            byte[] buffer = new byte[8192];
+            int n;
+            while ((n = in.read(buffer)) > 0) {
+                if (out.size() + n > maxBytes) {
+                    throw Problem.of(413, "body larger than " + (maxBytes >> 20) + " MiB");
+                }
+                out.write(buffer, 0, n);
+            }
+            if (out.size() == 0) {
+                throw Problem.badRequest("cannot parse request body: empty");
+            }
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw Problem.badRequest("cannot read request body");
+        }
+    }
+}

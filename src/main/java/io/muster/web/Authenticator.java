@@ -1,0 +1,93 @@
+package io.muster.web;
+
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * Checks a caller against the roles an endpoint needs, with the container's own authentication (BASIC, users and
+ * roles from the server's realm: Tomcat's tomcat-users.xml, Payara's file realm). Anonymous callers get 401 with a
+ * BASIC challenge, callers without the role 403.
+ */
+final class Authenticator {
+    static final String DASHBOARD_HEADER = "X-Muster-Dashboard";
+
+    private Authenticator() {
+    }
+
+    /** True when the caller has one of the roles; otherwise the refusal has been written. */
+    static boolean authorize(HttpServletRequest req, HttpServletResponse rsp, List<String> roles) throws IOException {
+        if (req.getUserPrincipal() == null && !authenticated(req, rsp)) {
+            return false;   // 401 written
+        }
+        for (String role : roles) {
+            if (req.isUserInRole(role)) {
+                return true;
+            }
+        }
+        write(rsp, HttpServletResponse.SC_FORBIDDEN, "forbidden: this needs the role " + String.join(" or ", roles));
+        return false;
+    }
+
+    /**
+     * Credentials sent with the request are checked against the container's realm with {@code login()}; without
+     * any, the container's BASIC challenge is sent. The dashboard (header {@code X-Muster-Dashboard}) gets a 401
+     * without a challenge, so the browser shows the page's own sign-in form instead of its password dialog.
+     */
+    private static boolean authenticated(HttpServletRequest req, HttpServletResponse rsp) throws IOException {
+        boolean dashboard = req.getHeader(DASHBOARD_HEADER) != null;
+        String header = req.getHeader("Authorization");
+        if (header != null && header.regionMatches(true, 0, "Basic ", 0, 6)) {
+            String decoded;
+            try {
+                decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                decoded = "";
+            }
+            int colon = decoded.indexOf(':');
+            try {
+                if (colon > 0) {
+                    req.login(decoded.substring(0, colon), decoded.substring(colon + 1));
+                    return true;
+                }
+            } catch (ServletException wrongCredentials) {
+                // answered below
+            }
+            unauthorized(rsp, !dashboard);
+            return false;
+        }
+        if (dashboard) {
+            unauthorized(rsp, false);
+            return false;
+        }
+        try {
+            return req.authenticate(rsp);
+        } catch (ServletException e) {
+            unauthorized(rsp, true);
+            return false;
+        }
+    }
+
+    private static void unauthorized(HttpServletResponse rsp, boolean challenge) throws IOException {
+        if (rsp.isCommitted()) {
+            return;
+        }
+        if (challenge) {
+            rsp.setHeader("WWW-Authenticate", "Basic realm=\"muster\"");
+        }
+        write(rsp, HttpServletResponse.SC_UNAUTHORIZED, "unauthorized");
+    }
+
+    private static void write(HttpServletResponse rsp, int status, String message) throws IOException {
+        byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
+        rsp.setStatus(status);
+        rsp.setContentType("text/plain;charset=UTF-8");
+        rsp.setContentLength(body.length);
+        rsp.getOutputStream().write(body);
+    }
+}

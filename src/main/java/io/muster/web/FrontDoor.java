@@ -1,0 +1,107 @@
+package io.muster.web;
+
+import io.muster.api.Api;
+import io.muster.api.Failures;
+import io.muster.api.Origins;
+import io.muster.api.Reply;
+import io.muster.metrics.MusterMetrics;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Every request comes through here once: it is classified into a {@link Route} from the container-normalized path,
+ * refused (404/405) when it names no endpoint, checked against the role its endpoint needs, answered by a fast path
+ * or handed to Jersey with its canonical path, and timed under its endpoint's name. Deny by default: nothing
+ * reaches a handler without a route, and access is never decided on the raw URI.
+ *
+ * <p>Stateless apart from its collaborators, so one instance serves all request threads.
+ */
+public final class FrontDoor implements Filter {
+    private static final Set<String> READS = Set.of("GET", "HEAD");
+    private static final Set<String> KNOWN_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS");
+
+    private final boolean clientAuthRequired;
+    private final FastPaths fastPaths;
+    private final MusterMetrics metrics;
+
+    /** @param fastPaths false sends every request through Jersey (to compare the two roads) */
+    public FrontDoor(Api api, boolean clientAuthRequired, boolean fastPaths, MusterMetrics metrics) {
+        this.clientAuthRequired = clientAuthRequired;
+        this.fastPaths = fastPaths ? new FastPaths(api) : null;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        long t0 = System.nanoTime();
+        HttpServletRequest req = (HttpServletRequest) request;
+        HttpServletResponse rsp = (HttpServletResponse) response;
+        String method = req.getMethod();
+        Route route = Router.classify(method, normalizedPath(req));
+        try {
+            serve(route, method, req, rsp, chain);
+        } catch (RuntimeException | ServletException e) {
+            Throwable cause = e instanceof ServletException && e.getCause() != null ? e.getCause() : e;
+            if (!rsp.isCommitted()) {
+                rsp.reset();
+                write(rsp, Failures.toReply(cause));
+            }
+        } finally {
+            metrics.recordRequest(route.metricName(), KNOWN_METHODS.contains(method) ? method : "OTHER",
+                    rsp.getStatus(), System.nanoTime() - t0);
+        }
+    }
+
+    private void serve(Route route, String method, HttpServletRequest req, HttpServletResponse rsp,
+                       FilterChain chain) throws IOException, ServletException {
+        if (route.endpoint() == null) {
+            write(rsp, route.refusal());
+            return;
+        }
+        List<String> roles = access(route, method, req).roles(clientAuthRequired);
+        if (!roles.isEmpty() && !Authenticator.authorize(req, rsp, roles)) {
+            return;
+        }
+        Reply reply = fastPaths == null ? null : fastPaths.serve(route, req);
+        if (reply != null) {
+            write(rsp, reply);
+        } else {
+            chain.doFilter(new CanonicalRequest(req, route), rsp);
+        }
+    }
+
+    /** A write flagged as replicated claims to come from a peer, whatever its endpoint. */
+    private static Access access(Route route, String method, HttpServletRequest req) {
+        return !READS.contains(method) && "true".equals(req.getHeader(Origins.REPLICATION_HEADER))
+                ? Access.PEER : route.endpoint().access();
+    }
+
+    /** What the container matched servlets on: {@code ;} parameters gone, escapes decoded, dot segments resolved. */
+    private static String normalizedPath(HttpServletRequest req) {
+        String servletPath = req.getServletPath();
+        String pathInfo = req.getPathInfo();
+        return pathInfo == null ? servletPath : servletPath + pathInfo;
+    }
+
+    static void write(HttpServletResponse rsp, Reply reply) throws IOException {
+        rsp.setStatus(reply.status());
+        reply.headers().forEach(rsp::setHeader);
+        if (reply.contentType() != null) {
+            rsp.setContentType(reply.contentType());
+        }
+        rsp.setContentLength(reply.body().length);
+        if (reply.body().length > 0) {
+            rsp.getOutputStream().write(reply.body());
+        }
+    }
+}

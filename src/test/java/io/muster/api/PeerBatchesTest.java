@@ -1,0 +1,51 @@
+package io.muster.api;
+
+import io.muster.model.InstanceStatus;
+import io.muster.model.ReplicationItem;
+import io.muster.model.ReplicationResult;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.Origin;
+import io.muster.testing.Instances;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PeerBatchesTest {
+    private final InstanceRegistry registry = new InstanceRegistry(Clock.systemUTC(), Duration.ofMinutes(3));
+    private final PeerBatches inbound = new PeerBatches(new InstanceWrites(registry, Clock.systemUTC()), Clock.systemUTC());
+
+    @Test
+    void anItemWhoseIdIsNotItsInstancesIdIsRefused() {
+        List<ReplicationResult> results = inbound.apply(List.of(
+                new ReplicationItem("Register", "A", "claimed", 1_000L, "UP", null, Instances.up("A", "actual")),
+                new ReplicationItem("Register", "A", "", 1_000L, "UP", null, Instances.up("A", "actual"))));
+        assertThat(results).extracting(ReplicationResult::statusCode).containsExactly(400, 400);
+        assertThat(registry.size()).isZero();
+    }
+
+    @Test
+    void eachItemIsAnsweredInOrderAndBadItemsDoNotStopTheRest() {
+        registry.register(Instances.sample("A", "newer").lastDirtyTimestamp(5_000).build(), Origin.CLIENT);
+        List<ReplicationResult> results = inbound.apply(List.of(
+                new ReplicationItem("Register", "A", "r-1", 1_000L, "UP", null, Instances.up("A", "r-1")),
+                new ReplicationItem("Explode", "A", "r-1", null, null, null, null),
+                new ReplicationItem("Heartbeat", "A", "r-1", 1_000L, "UP", null, null),
+                new ReplicationItem("Heartbeat", "A", "nobody", 1_000L, "UP", null, null),
+                new ReplicationItem("Heartbeat", "A", "newer", 1_000L, "UP", null, null),
+                new ReplicationItem("StatusUpdate", "A", "r-1", 1_000L, "BOGUS", null, null),
+                new ReplicationItem("StatusUpdate", "A", "r-1", 1_000L, "OUT_OF_SERVICE", null, null),
+                new ReplicationItem(null, null, null, null, null, null, null),
+                new ReplicationItem("Register", "B", "x", 1_000L, "UP", null, Instances.up("A", "x")),
+                new ReplicationItem("Cancel", "A", "nobody", null, null, null, null),
+                new ReplicationItem("DeleteStatusOverride", "A", "r-1", 1_000L, null, null, null)));
+        assertThat(results).extracting(ReplicationResult::statusCode)
+                .containsExactly(200, 400, 200, 404, 409, 400, 200, 400, 400, 404, 200);
+        assertThat(results.get(4).responseEntity().lastDirtyTimestamp()).isEqualTo(5_000);
+        assertThat(registry.instance("A", "r-1").orElseThrow().status()).isEqualTo(InstanceStatus.UNKNOWN);
+        assertThat(registry.instance("A", "x")).as("app mismatch refused").isEmpty();
+    }
+}

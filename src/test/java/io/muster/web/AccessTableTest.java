@@ -1,0 +1,68 @@
+package io.muster.web;
+
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.File;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Which role each endpoint needs, and that the container's own constraints in web.xml agree with the table. */
+class AccessTableTest {
+    @Test
+    void replicationNeedsAPeerAndTheDashboardsActionsAnAdmin() {
+        assertThat(Endpoint.REPLICATION_BATCH.access().roles(false)).containsExactly("eureka-peer");
+        assertThat(Endpoint.ADMIN_ACTION.access().roles(false)).containsExactly("eureka-admin");
+        assertThat(Endpoint.ADMIN_CSRF.access().roles(true)).containsExactly("eureka-admin");
+    }
+
+    @Test
+    void statusOverridesFollowRegistersRuleAsInEureka() {
+        for (Endpoint e : List.of(Endpoint.STATUS_OVERRIDE, Endpoint.DELETE_STATUS_OVERRIDE)) {
+            assertThat(e.access()).isEqualTo(Endpoint.REGISTER.access());
+            assertThat(e.access().roles(false)).isEmpty();
+            assertThat(e.access().roles(true)).containsExactlyInAnyOrder("eureka-client", "eureka-admin",
+                    "eureka-peer");
+        }
+    }
+
+    @Test
+    void healthMetricsAndTheDashboardPageStayOpenEvenWithClientAuthentication() {
+        for (Endpoint e : List.of(Endpoint.HEALTH, Endpoint.METRICS, Endpoint.DASHBOARD)) {
+            assertThat(e.access().roles(true)).as(e.name()).isEmpty();
+        }
+    }
+
+    @Test
+    void everyEndpointIsInTheTable() {
+        for (Endpoint e : Endpoint.values()) {
+            assertThat(e.access()).as(e.name()).isNotNull();
+            assertThat(e.metricName()).as(e.name()).matches("[a-z_]+");
+        }
+    }
+
+    /** Payara and Tomcat enforce web.xml before the front door runs: it must never ask for another role. */
+    @Test
+    void webXmlConstraintsAskForTheRoleTheTableGivesTheirPaths() throws Exception {
+        var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new File("src/main/webapp/WEB-INF/web.xml"));
+        NodeList constraints = doc.getElementsByTagName("security-constraint");
+        assertThat(constraints.getLength()).isPositive();
+        for (int i = 0; i < constraints.getLength(); i++) {
+            Element c = (Element) constraints.item(i);
+            String role = c.getElementsByTagName("role-name").item(0).getTextContent().trim();
+            NodeList patterns = c.getElementsByTagName("url-pattern");
+            for (int j = 0; j < patterns.getLength(); j++) {
+                String pattern = patterns.item(j).getTextContent().trim();
+                assertThat(pattern).as("only prefix patterns are used").endsWith("/*");
+                String sample = pattern.substring(0, pattern.length() - 1) + "batch";
+                Route route = Router.classify("POST", sample);
+                assertThat(route.endpoint()).as(pattern).isNotNull();
+                assertThat(route.endpoint().access().roles(false)).as(pattern).containsExactly(role);
+            }
+        }
+    }
+}
