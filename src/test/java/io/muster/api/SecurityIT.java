@@ -1,5 +1,6 @@
 package io.muster.api;
 
+import io.muster.testing.AttackMatrix;
 import io.muster.testing.EmbeddedRealm;
 import io.muster.testing.Http;
 import io.muster.testing.PackagedWar;
@@ -14,13 +15,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URL;
+import java.util.List;
+import java.util.Set;
 
 import static io.muster.testing.Http.instanceJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Container-managed security on embedded Payara's file realm: for each protected endpoint, anonymous callers get
- * 401, callers without the role 403, callers with it through. Client endpoints stay open by default.
+ * 401, callers without the role 403, callers with it through, whatever the path's spelling. Client endpoints
+ * (status overrides among them, as in Eureka) stay open by default.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -81,14 +85,40 @@ class SecurityIT {
     }
 
     @Test
-    void statusOverridesNeedAnAdminAndChangeNothingOtherwise() {
-        assertThat(anonymous.put("apps/SEC/s-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(401);
-        assertThat(nobody.put("apps/SEC/s-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(403);
-        assertThat(client.delete("v2/apps/SEC/s-1/status").status()).isEqualTo(403);
-        assertThat(anonymous.getJson("apps/SEC/s-1").body()).contains("\"status\":\"UP\"");
-        assertThat(admin.put("apps/SEC/s-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
+    void clientsSetAndClearTheirOwnStatusAsInEurekaButAReplicatedOneNeedsAPeer() {
+        assertThat(anonymous.put("apps/SEC/s-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
         assertThat(anonymous.getJson("apps/SEC/s-1").body()).contains("\"status\":\"OUT_OF_SERVICE\"");
-        assertThat(admin.delete("apps/SEC/s-1/status?value=UP").status()).isEqualTo(200);
+        assertThat(anonymous.delete("v2/apps/SEC/s-1/status?value=UP").status()).isEqualTo(200);
+        assertThat(anonymous.getJson("apps/SEC/s-1").body()).contains("\"status\":\"UP\"");
+        assertThat(anonymous.send("PUT", "apps/SEC/s-1/status?value=DOWN", null,
+                "x-netflix-discovery-replication", "true").status()).isEqualTo(401);
+        assertThat(client.send("PUT", "apps/SEC/s-1/status?value=DOWN", null,
+                "x-netflix-discovery-replication", "true").status()).isEqualTo(403);
+        assertThat(anonymous.getJson("apps/SEC/s-1").body()).contains("\"status\":\"UP\"");
+    }
+
+    @Test
+    void noSpellingOfAProtectedPathLetsACallerWithoutTheRoleThrough() {
+        assertThat(anonymous.postJson("apps/" + AttackMatrix.VICTIM_APP, instanceJson(AttackMatrix.VICTIM_APP,
+                AttackMatrix.VICTIM_ID, "UP", 1000)).status()).isEqualTo(204);
+        int refused = AttackMatrix.run(anonymous, List.of(
+                new AttackMatrix.Caller("anonymous", anonymous, Set.of()),
+                new AttackMatrix.Caller("no role", nobody, Set.of("staff")),
+                new AttackMatrix.Caller("client", client, Set.of("eureka-client")),
+                new AttackMatrix.Caller("admin", admin, Set.of("eureka-admin")),
+                new AttackMatrix.Caller("peer", peer, Set.of("eureka-peer"))));
+        assertThat(refused).isGreaterThan(500);
+    }
+
+    @Test
+    void unknownPathsAre404AndOtherMethods405BeforeAnyHandler() {
+        assertThat(anonymous.get("nothing/here").status()).isEqualTo(404);
+        assertThat(anonymous.get("WEB-INF/web.xml").status()).isEqualTo(404);
+        assertThat(anonymous.get("v2/health").status()).isEqualTo(404);
+        Reply notAllowed = anonymous.send("POST", "apps/SEC/s-1", "");
+        assertThat(notAllowed.status()).isEqualTo(405);
+        assertThat(notAllowed.header("Allow")).isEqualTo("GET, HEAD, PUT, DELETE");
+        assertThat(anonymous.send("OPTIONS", "apps/", null).status()).isEqualTo(405);
     }
 
     @Test
