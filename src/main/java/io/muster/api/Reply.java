@@ -40,6 +40,11 @@ public record Reply(int status, String contentType, byte[] body, Map<String, Str
         return new Reply(status, contentType, body, extra);
     }
 
+    /** The same answer without its body, for HEAD (not every container drops a HEAD response's body itself). */
+    public Reply withoutBody() {
+        return new Reply(status, contentType, NONE, headers);
+    }
+
     public Response toResponse() {
         Response.ResponseBuilder b = Response.status(status);
         if (body.length > 0) {

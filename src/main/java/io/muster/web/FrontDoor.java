@@ -74,7 +74,7 @@ public final class FrontDoor implements Filter {
         }
         Reply reply = fastPaths == null ? null : fastPaths.serve(route, req);
         if (reply != null) {
-            write(rsp, reply);
+            write(rsp, "HEAD".equals(method) ? reply.withoutBody() : reply);
         } else {
             chain.doFilter(new CanonicalRequest(req, route), rsp);
         }

@@ -41,25 +41,7 @@ class LifecycleIT {
     Deployer deployer;
 
     static WebArchive packaged(String name, Map<String, String> contextParams) {
-        WebArchive war = PackagedWar.load();
-        WebArchive renamed = ShrinkWrap.create(WebArchive.class, name + ".war").merge(war);
-        if (!contextParams.isEmpty()) {
-            StringBuilder params = new StringBuilder();
-            contextParams.forEach((k, v) -> params.append("<context-param><param-name>").append(k)
-                    .append("</param-name><param-value>").append(v).append("</param-value></context-param>\n"));
-            String webXml = read(renamed, "/WEB-INF/web.xml").replace("<listener>", params + "<listener>");
-            renamed.delete("/WEB-INF/web.xml");
-            renamed.setWebXML(new StringAsset(webXml));
-        }
-        return renamed;
-    }
-
-    private static String read(WebArchive war, String path) {
-        try (InputStream in = war.get(path).getAsset().openStream()) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return PackagedWar.named(name, contextParams);
     }
 
     @Deployment(name = "cycle", managed = false, testable = false)
