@@ -2,6 +2,7 @@ package io.muster.compat;
 
 import com.netflix.appinfo.InstanceInfo;
 import com.netflix.discovery.DiscoveryClient;
+import com.netflix.discovery.shared.transport.EurekaHttpClient;
 import com.netflix.discovery.shared.Application;
 import com.netflix.spectator.api.Counter;
 import com.netflix.spectator.api.DefaultRegistry;
@@ -88,8 +89,7 @@ class NetflixClientIT {
                     System.currentTimeMillis())).status()).isEqualTo(204);
             await("registration seen", () -> watcher.getApplication("FOLLOWED") != null);
 
-            assertThat(http.as(ChildServer.ADMIN, ChildServer.ADMIN_PASSWORD)
-                    .put("apps/FOLLOWED/f-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
+            assertThat(http.put("apps/FOLLOWED/f-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
             await("status change seen", () -> {
                 InstanceInfo i = watcher.getApplications().getRegisteredApplications("FOLLOWED").getByInstanceId("f-1");
                 return i != null && i.getStatus() == InstanceInfo.InstanceStatus.OUT_OF_SERVICE;
@@ -114,6 +114,43 @@ class NetflixClientIT {
                     .isEqualTo(watcher.getApplications().getReconcileHashCode());
         } finally {
             watcher.shutdown();
+        }
+    }
+
+    /** The client's own registration transport: what Spring's service-registry endpoint calls to set a status. */
+    private static EurekaHttpClient ownTransport(DiscoveryClient client) throws Exception {
+        Field transportField = DiscoveryClient.class.getDeclaredField("eurekaTransport");
+        transportField.setAccessible(true);
+        Object transport = transportField.get(client);
+        Field registration = transport.getClass().getDeclaredField("registrationClient");
+        registration.setAccessible(true);
+        return (EurekaHttpClient) registration.get(transport);
+    }
+
+    private static InstanceInfo.InstanceStatus seenStatus(DiscoveryClient watcher, String app) {
+        com.netflix.discovery.shared.Application a = watcher.getApplication(app);
+        return a == null || a.getInstances().isEmpty() ? null : a.getInstances().get(0).getStatus();
+    }
+
+    @Test
+    void aClientTakesItselfOutOfServiceAndBackWithoutAnyRole() throws Exception {
+        DiscoveryClient self = client("selfstatus", "selfstatus", true, 9004);
+        DiscoveryClient watcher = client("selfwatcher", "selfwatcher", false, 9005);
+        try {
+            await("registration seen", () -> seenStatus(watcher, "SELFSTATUS") == InstanceInfo.InstanceStatus.UP);
+            InstanceInfo me = self.getApplicationInfoManager().getInfo();
+            EurekaHttpClient transport = ownTransport(self);
+            assertThat(transport.statusUpdate(me.getAppName(), me.getId(), InstanceInfo.InstanceStatus.OUT_OF_SERVICE,
+                    me).getStatusCode()).as("statusUpdate, as Netflix's client sends it").isEqualTo(200);
+            await("OUT_OF_SERVICE seen by another client",
+                    () -> seenStatus(watcher, "SELFSTATUS") == InstanceInfo.InstanceStatus.OUT_OF_SERVICE);
+            assertThat(transport.deleteStatusOverride(me.getAppName(), me.getId(), me).getStatusCode())
+                    .as("cancelOverrideStatus").isEqualTo(200);
+            await("UP again, seen by another client",
+                    () -> seenStatus(watcher, "SELFSTATUS") == InstanceInfo.InstanceStatus.UP);
+        } finally {
+            watcher.shutdown();
+            self.shutdown();
         }
     }
 }

@@ -2,6 +2,7 @@ package io.muster.compat;
 
 import com.netflix.discovery.DiscoveryClient;
 import com.netflix.discovery.shared.Application;
+import io.muster.testing.AttackMatrix;
 import io.muster.testing.Http;
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -56,7 +58,8 @@ class RealServersIT {
         Files.writeString(base.resolve("conf/server.xml"), serverXml);
         Files.writeString(base.resolve("conf/tomcat-users.xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<tomcat-users xmlns=\"http://tomcat.apache.org/xml\" version=\"1.0\">\n"
-                + Files.readString(Path.of("server-config/tomcat/tomcat-users-fragment.xml")) + "</tomcat-users>\n");
+                + Files.readString(Path.of("server-config/tomcat/tomcat-users-fragment.xml"))
+                + "<user username=\"nobody\" password=\"nobody-pw\" roles=\"staff\"/>\n</tomcat-users>\n");
         // the operator's context file, pointing at the WAR, with one setting changed to see it take effect
         Files.writeString(base.resolve("conf/Catalina/localhost/eureka.xml"),
                 Files.readString(Path.of("server-config/tomcat/eureka.xml"))
@@ -76,6 +79,11 @@ class RealServersIT {
             assertThat(manager.get("list").body()).contains("/eureka:running");
             roundTrip("tomcat", eureka.baseUrl());
             rolesAreEnforced(eureka, "peer", "CHANGE-ME-peer", "admin", "CHANGE-ME-admin");
+            noSpellingGetsPastAccessControl(eureka, List.of(
+                    new AttackMatrix.Caller("peer", eureka.as("peer", "CHANGE-ME-peer"), Set.of("eureka-peer")),
+                    new AttackMatrix.Caller("admin", eureka.as("admin", "CHANGE-ME-admin"), Set.of("eureka-admin")),
+                    new AttackMatrix.Caller("client", eureka.as("client", "CHANGE-ME-client"), Set.of("eureka-client")),
+                    new AttackMatrix.Caller("no role", eureka.as("nobody", "nobody-pw"), Set.of("staff"))));
 
             assertThat(manager.get("stop?path=/eureka").body()).startsWith("OK");
             awaitStatus(eureka, "health/live", 404, 30);
@@ -150,6 +158,9 @@ class RealServersIT {
             assertThat(run(concat(admin, "list-applications"), Map.of(), 60)).contains("eureka");
             roundTrip("payara", eureka.baseUrl());
             rolesAreEnforced(eureka, "peer", "peer-secret", "admin", "admin-secret");
+            noSpellingGetsPastAccessControl(eureka, List.of(
+                    new AttackMatrix.Caller("peer", eureka.as("peer", "peer-secret"), Set.of("eureka-peer")),
+                    new AttackMatrix.Caller("admin", eureka.as("admin", "admin-secret"), Set.of("eureka-admin"))));
 
             run(concat(admin, "disable", "eureka"), Map.of(), 60);
             awaitStatus(eureka, "health/live", 404, 30);
@@ -205,8 +216,19 @@ class RealServersIT {
         assertThat(eureka.send("PUT", "apps/NOBODY/x", null, "x-netflix-discovery-replication", "true").status())
                 .as("a heartbeat flagged as replicated, answered by the fast path after access control")
                 .isEqualTo(401);
-        assertThat(eureka.put("apps/NOBODY/x/status?value=DOWN").status()).isEqualTo(401);
-        assertThat(eureka.as(admin, adminPassword).put("apps/NOBODY/x/status?value=DOWN").status()).isEqualTo(404);
+        assertThat(eureka.put("apps/NOBODY/x/status?value=DOWN").status()).as("clients set their own status")
+                .isEqualTo(404);
+        assertThat(eureka.send("PUT", "apps/NOBODY/x/status?value=DOWN", null, "x-netflix-discovery-replication",
+                "true").status()).isEqualTo(401);
+    }
+
+    /** The attack matrix (every protected endpoint, path spelling and caller without the role) on this server. */
+    private static void noSpellingGetsPastAccessControl(Http eureka, List<AttackMatrix.Caller> withCredentials) {
+        assertThat(eureka.postJson("apps/" + AttackMatrix.VICTIM_APP, Http.instanceJson(AttackMatrix.VICTIM_APP,
+                AttackMatrix.VICTIM_ID, "UP", 1000)).status()).isEqualTo(204);
+        List<AttackMatrix.Caller> callers = new ArrayList<>(withCredentials);
+        callers.add(new AttackMatrix.Caller("anonymous", eureka, Set.of()));
+        assertThat(AttackMatrix.run(eureka, callers)).isGreaterThan(200);
     }
 
     private static void awaitStatus(Http http, String path, int status, int seconds) throws InterruptedException {
