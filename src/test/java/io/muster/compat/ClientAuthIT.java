@@ -61,4 +61,35 @@ class ClientAuthIT {
         assertThat(client.getJson("apps/SECURED-APP").status()).as("cancelled with credentials").isEqualTo(404);
         assertThat(client.getJson("apps/SECURED-APP/" + "any").status()).isEqualTo(404);
     }
+
+    /** The bypasses once found with {@code ;x}: every client endpoint, in every spelling, refused to anonymous callers. */
+    @Test
+    void noSpellingOfAClientEndpointLetsAnAnonymousCallerThrough() {
+        Http anonymous = new Http(server.baseUrl);
+        Http client = anonymous.as(ChildServer.CLIENT, ChildServer.CLIENT_PASSWORD);
+        assertThat(client.postJson("apps/VICTIM", Http.instanceJson("VICTIM", "v-1", "UP", 1000)).status())
+                .isEqualTo(204);
+        String body = Http.instanceJson("ANON", "n-1", "UP", 1000);
+        java.util.List<String[]> calls = java.util.List.of(
+                new String[]{"GET", "apps"}, new String[]{"GET", "apps/delta"}, new String[]{"GET", "apps/VICTIM"},
+                new String[]{"GET", "apps/VICTIM/v-1"}, new String[]{"GET", "vips/victim"},
+                new String[]{"GET", "svips/victim-secure"}, new String[]{"GET", "instances/v-1"},
+                new String[]{"GET", "status"}, new String[]{"POST", "apps/ANON"},
+                new String[]{"PUT", "apps/VICTIM/v-1"}, new String[]{"DELETE", "apps/VICTIM/v-1"},
+                new String[]{"PUT", "apps/VICTIM/v-1/status?value=OUT_OF_SERVICE"},
+                new String[]{"DELETE", "apps/VICTIM/v-1/status?value=DOWN"},
+                new String[]{"PUT", "apps/VICTIM/v-1/metadata?k=v"}, new String[]{"GET", "api/status"});
+        int refused = 0;
+        for (String[] call : calls) {
+            for (String path : io.muster.testing.AttackMatrix.variants(java.util.List.of(call[1].split("/")))) {
+                int status = anonymous.send(call[0], path, call[0].equals("POST") ? body : null,
+                        "Content-Type", "application/json").status();
+                assertThat(status).as(call[0] + " " + path).isIn(401, 404, 405);
+                refused++;
+            }
+        }
+        assertThat(refused).isGreaterThan(300);
+        assertThat(client.getJson("apps/VICTIM/v-1").body()).contains("\"status\":\"UP\"").doesNotContain("\"k\"");
+        assertThat(client.getJson("apps/ANON/n-1").status()).isEqualTo(404);
+    }
 }

@@ -128,8 +128,10 @@ class NetflixClientIT {
     }
 
     private static InstanceInfo.InstanceStatus seenStatus(DiscoveryClient watcher, String app) {
-        com.netflix.discovery.shared.Application a = watcher.getApplication(app);
-        return a == null || a.getInstances().isEmpty() ? null : a.getInstances().get(0).getStatus();
+        // as Eureka sent it: getInstances() keeps only UP instances (the client's shouldFilterOnlyUpInstances)
+        com.netflix.discovery.shared.Application a = watcher.getApplications().getRegisteredApplications(app);
+        return a == null || a.getInstancesAsIsFromEureka().isEmpty() ? null
+                : a.getInstancesAsIsFromEureka().get(0).getStatus();
     }
 
     @Test
