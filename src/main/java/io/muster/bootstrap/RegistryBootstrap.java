@@ -18,7 +18,6 @@ import io.muster.replication.LocalNode;
 import io.muster.replication.PeerUrl;
 
 import java.time.Clock;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.logging.Logger;
 
@@ -58,7 +57,7 @@ public final class RegistryBootstrap implements ServletContextListener {
         context.addFilter("muster-registry-fetches", new RegistryFetchFastPath(started.api()))
                 .addMappingForUrlPatterns(null, true, "/*");
         ServletRegistration.Dynamic jersey = context.addServlet("muster-jersey",
-                new ServletContainer(JaxRsApplication.create(server.api(), context)));
+                new ServletContainer(JaxRsApplication.create(server.api(), context, config.dashboard())));
         jersey.setLoadOnStartup(1);
         jersey.addMapping("/*");
         LOG.info("Muster: serving the Eureka API at " + context.getContextPath() + "/apps/ and "
@@ -67,12 +66,7 @@ public final class RegistryBootstrap implements ServletContextListener {
 
     /** This node's identity for recognising itself among the peer URLs. */
     private static LocalNode localNode(ServletContext context, ServerConfig config) {
-        Set<Integer> ports = new HashSet<>();
-        for (String p : new String[]{System.getProperty("port"), System.getenv("PORT")}) {
-            if (p != null && p.trim().matches("\\d{1,5}")) {
-                ports.add(Integer.parseInt(p.trim()));
-            }
-        }
+        Set<Integer> ports = ContainerPorts.find();
         String myUrl = config.peers().myUrl();
         return new LocalNode(context.getContextPath(), myUrl == null ? null : PeerUrl.parse(myUrl), ports);
     }

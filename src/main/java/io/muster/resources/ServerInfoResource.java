@@ -1,0 +1,59 @@
+package io.muster.resources;
+
+import io.muster.model.InstanceStatus;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Two endpoints Netflix's server has beside the registry API: {@code GET [/vN]/serverinfo/statusoverrides}, the
+ * status overrides as a JSON object of instance id to status (Eureka's ServerInfoResource), and
+ * {@code PUT [/vN]/asg/{asgName}/status}, which Eureka answers 400 with no body when it does not run on AWS (its
+ * ASGResource without an AWS registry) - as Muster never does.
+ */
+@Path("/")
+public final class ServerInfoResource {
+    private static final String VERSION = "{version: [vV][0-9]+}/";
+    private final Api api;
+
+    public ServerInfoResource(Api api) {
+        this.api = api;
+    }
+
+    @GET
+    @Path("serverinfo/statusoverrides")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Map<String, String> statusOverrides() {
+        Map<String, String> overrides = new TreeMap<>();
+        for (Map.Entry<String, InstanceStatus> e : api.registry().statusOverrides().entrySet()) {
+            overrides.put(e.getKey(), e.getValue().name());
+        }
+        return overrides;
+    }
+
+    @GET
+    @Path(VERSION + "serverinfo/statusoverrides")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Map<String, String> versionedStatusOverrides(@PathParam("version") String version) {
+        return statusOverrides();
+    }
+
+    @PUT
+    @Path("asg/{asgName}/status")
+    public Response asgStatus(@PathParam("asgName") String asgName) {
+        return Response.status(Response.Status.BAD_REQUEST).build();
+    }
+
+    @PUT
+    @Path(VERSION + "asg/{asgName}/status")
+    public Response versionedAsgStatus(@PathParam("version") String version, @PathParam("asgName") String asgName) {
+        return asgStatus(asgName);
+    }
+}
