@@ -20,7 +20,7 @@ class SpringStyleStandaloneIT {
         try (ChildServer node = ChildServer.startWithoutPortHint(39121,
                 "-Deureka.client.serviceUrl.defaultZone=http://localhost:39121/eureka/",
                 "-Deureka.client.registerWithEureka=false", "-Deureka.client.fetchRegistry=false",
-                "-Deureka.server.enableSelfPreservaton=false")) {
+                "-Deureka.server.enableSelfPreservaton=false", "-Deureka.dashboard.path=/ui")) {
             Http http = new Http(node.baseUrl);
             readsNever403For(http, 3_000);
             String settings = http.get("api/status").body();
@@ -35,6 +35,9 @@ class SpringStyleStandaloneIT {
             assertThat(http.getJson("v2/serverinfo/statusoverrides").body()).isEqualTo("{\"s-1\":\"OUT_OF_SERVICE\"}");
             assertThat(http.put("asg/shop-v001/status?value=DISABLED").status())
                     .as("Eureka off AWS").isEqualTo(400);
+            assertThat(http.get("ui").body()).as("dashboard at eureka.dashboard.path").contains("<html");
+            assertThat(http.get("").status()).as("and only there, as in Spring").isEqualTo(404);
+            assertThat(http.get("dashboard/dashboard.js").status()).isEqualTo(200);
         }
     }
 
@@ -42,11 +45,15 @@ class SpringStyleStandaloneIT {
     void ownUrlAsDefaultZoneWithThePortKnownAndClientSwitchesOn() throws Exception {
         try (ChildServer node = ChildServer.start(39122,
                 "-Deureka.client.serviceUrl.defaultZone=http://localhost:39122/eureka/",
-                "-Deureka.client.registerWithEureka=true", "-Deureka.client.fetchRegistry=true")) {
+                "-Deureka.client.registerWithEureka=true", "-Deureka.client.fetchRegistry=true",
+                "-Deureka.dashboard.enabled=false")) {
             Http http = new Http(node.baseUrl);
             readsNever403For(http, 3_000);
             String status = http.getJson("status").body();
             assertThat(status).contains("\"registered-replicas\":\"\"", "\"instanceInfo\":{", "\"port\":{\"$\":39122");
+            assertThat(http.get("").status()).as("eureka.dashboard.enabled=false").isEqualTo(404);
+            assertThat(http.get("dashboard/dashboard.js").status()).isEqualTo(404);
+            assertThat(http.get("health").status()).isEqualTo(200);
         }
     }
 
