@@ -30,11 +30,15 @@ import java.util.concurrent.atomic.LongAdder;
  * java bench/LoadTool.java SCENARIO --url http://127.0.0.1:8761/eureka/ [options]
  *   register     --instances N --apps A --concurrency C
  *   renew        --instances N --apps A --seconds D --concurrency C     (registers first if --setup)
- *   fetch        --seconds D --concurrency C --kind full|gzip|delta|ceiling
+ *   fetch        --seconds D --concurrency C --kind full|gzip|delta|ceiling|floor  (floor: GET --path, default
+ *                /floor.txt on the same host and port: a static file, the container's floor)
  *   mixed        --instances N --apps A --renew-every R --fetchers F --fetch-every S --churn K --seconds D
  *   propagation  --peer URL --trials T --admin USER:PW                   (change on --url, watch --url and --peer)
  *   evict        --instances N --apps A --dead-fraction F --lease L --seconds D
- * common: --pid PID (server process: CPU per request from /proc/PID/stat), --json-out FILE
+ * common: --pid PID (server process: CPU per request from /proc/PID/stat), --json-out FILE,
+ *         --ids bench|spring (instance ids: bench-host-7:bench:8007, or Spring-style 10.0.0.7:bench-app-7:8080),
+ *         --encode-ids (ids in request paths percent-encoded, ':' as %3A, as strict clients send them; the
+ *         renew figures are then reported as renew_encoded_*)
  * </pre>
  *
  * Every scenario is bounded in count and time and talks to the given URL only (use loopback). It prints a human
@@ -46,11 +50,17 @@ public final class LoadTool {
     private final HttpClient http;
     private final ExecutorService pool;
     private final Map<String, Object> result = new LinkedHashMap<>();
+    private final boolean springIds;
+    private final boolean encodeIds;
+    private final int idApps;
 
     private LoadTool(Map<String, String> opts) {
         this.opts = opts;
         String url = opts.getOrDefault("url", "http://127.0.0.1:8761/eureka/");
         this.base = url.endsWith("/") ? url : url + "/";
+        this.springIds = "spring".equals(opts.getOrDefault("ids", "bench"));
+        this.encodeIds = opts.containsKey("encode-ids");
+        this.idApps = integer("apps", 500);
         int concurrency = integer("concurrency", 16);
         this.pool = Executors.newFixedThreadPool(Math.max(4, concurrency + 4));
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -109,11 +119,11 @@ public final class LoadTool {
         long seconds = integer("seconds", 10);
         Phase p = run("renew", Integer.MAX_VALUE, integer("concurrency", 16), seconds * 1000, i -> {
             int k = i % n;
-            return send(HttpRequest.newBuilder(uri("apps/" + app(k % apps) + "/" + id(k) + "?status=UP&lastDirtyTimestamp=1000"))
+            return send(HttpRequest.newBuilder(uri("apps/" + app(k % apps) + "/" + pathId(k) + "?status=UP&lastDirtyTimestamp=1000"))
                     .header("Content-Type", "application/json").header("Accept", "application/json")
                     .PUT(HttpRequest.BodyPublishers.ofString("{}")));
         }, 200);
-        p.report(result, "renew");
+        p.report(result, encodeIds ? "renew_encoded" : "renew");
     }
 
     private void fetch() throws Exception {
@@ -122,11 +132,13 @@ public final class LoadTool {
         String path = switch (kind) {
             case "delta" -> "apps/delta";
             case "ceiling" -> "health/live";
+            case "floor" -> opts.getOrDefault("path", "/floor.txt");
             default -> "apps/";
         };
+        URI target = URI.create(base).resolve(path);
         AtomicLong bytes = new AtomicLong();
         Phase p = run("fetch-" + kind, Integer.MAX_VALUE, integer("concurrency", 16), seconds * 1000, i -> {
-            HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).header("Accept", "application/json").GET();
+            HttpRequest.Builder b = HttpRequest.newBuilder(target).header("Accept", "application/json").GET();
             if (!kind.equals("full")) {
                 b.header("Accept-Encoding", "gzip");
             }
@@ -174,7 +186,7 @@ public final class LoadTool {
                         } else if (renews.take()) {
                             int k = Math.floorMod(cursor.getAndIncrement(), n);
                             time(renewLat, errors, 200, () -> send(HttpRequest.newBuilder(
-                                    uri("apps/" + app(k % apps) + "/" + id(k) + "?status=UP&lastDirtyTimestamp=1000"))
+                                    uri("apps/" + app(k % apps) + "/" + pathId(k) + "?status=UP&lastDirtyTimestamp=1000"))
                                     .PUT(HttpRequest.BodyPublishers.noBody())));
                         } else {
                             Thread.sleep(1);
@@ -270,12 +282,12 @@ public final class LoadTool {
         while (System.nanoTime() < deadline) {
             for (int i = dead; i < n; i++) {
                 int k = i;
-                pool.submit(() -> send(HttpRequest.newBuilder(uri("apps/" + app(k % apps) + "/" + id(k)
+                pool.submit(() -> send(HttpRequest.newBuilder(uri("apps/" + app(k % apps) + "/" + pathId(k)
                         + "?status=UP&lastDirtyTimestamp=1000")).PUT(HttpRequest.BodyPublishers.noBody())));
             }
             int stillThere = 0;
             for (int i = 0; i < dead; i++) {
-                int status = send(HttpRequest.newBuilder(uri("apps/" + app(i % apps) + "/" + id(i)))
+                int status = send(HttpRequest.newBuilder(uri("apps/" + app(i % apps) + "/" + pathId(i)))
                         .header("Accept", "application/json").GET());
                 if (status == 200) {
                     stillThere++;
@@ -289,7 +301,7 @@ public final class LoadTool {
         }
         int alive = 0;
         for (int i = dead; i < n; i++) {
-            if (send(HttpRequest.newBuilder(uri("apps/" + app(i % apps) + "/" + id(i))).GET()) == 200) {
+            if (send(HttpRequest.newBuilder(uri("apps/" + app(i % apps) + "/" + pathId(i))).GET()) == 200) {
                 alive++;
             }
         }
@@ -476,8 +488,17 @@ public final class LoadTool {
         return "BENCH-APP-" + i;
     }
 
-    private static String id(int i) {
+    private String id(int i) {
+        if (springIds) {   // host:application:port, the host an IP address as with prefer-ip-address
+            return "10." + (i >> 16 & 255) + "." + (i >> 8 & 255) + "." + (i & 255) + ":" + app(i % idApps)
+                    .toLowerCase(Locale.ROOT) + ":8080";
+        }
         return "bench-host-" + i + ":bench:" + (8000 + i % 1000);
+    }
+
+    /** The id as it goes into a request path: plain, or percent-encoded as strict clients send it. */
+    private String pathId(int i) {
+        return encodeIds ? id(i).replace(":", "%3A") : id(i);
     }
 
     /** What a Netflix eureka-client 2.0.x sends (LegacyJacksonJson: strings for timestamps). */

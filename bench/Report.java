@@ -7,13 +7,16 @@ import java.util.regex.Pattern;
 
 /** Merges the RESULT lines of both servers into one Markdown table with Muster / anchor ratios. */
 public final class Report {
+    /** {@code Report MUSTER.jsonl ANCHOR.jsonl [HEAP] [LABEL]}; LABEL names Muster's container. */
     public static void main(String[] args) throws Exception {
         Map<String, String> muster = read(Path.of(args[0]));
         Map<String, String> anchor = read(Path.of(args[1]));
+        String label = args.length > 3 ? args[3] : "embedded Payara";
         StringBuilder md = new StringBuilder();
-        md.append("Muster (embedded Payara) vs anchor (Spring Cloud Netflix Eureka Server), heap `")
+        md.append("Muster (").append(label).append(") vs anchor (Spring Cloud Netflix Eureka Server), heap `")
                 .append(args.length > 2 ? args[2] : "").append("`, ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores shared with the load tool.\n\n");
+        summary(md, muster, anchor);
         md.append("| metric | Muster | anchor | Muster / anchor |\n|---|---:|---:|---:|\n");
         for (String key : muster.keySet()) {
             if (key.equals("scenario") || key.equals("url")) {
@@ -25,6 +28,29 @@ public final class Report {
                     .append(ratio(m, a)).append(" |\n");
         }
         System.out.print(md);
+    }
+
+    /** One row per measured phase: requests/s, server CPU µs per request and p99 for each server. */
+    private static void summary(StringBuilder md, Map<String, String> muster, Map<String, String> anchor) {
+        md.append("| scenario | Muster req/s | Muster CPU µs/req | Muster p99 ms | anchor req/s | anchor CPU µs/req "
+                + "| anchor p99 ms | CPU Muster / anchor |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        Map<String, String> all = new LinkedHashMap<>(muster);
+        anchor.forEach(all::putIfAbsent);
+        for (String key : all.keySet()) {
+            if (!key.endsWith("_per_second")) {
+                continue;
+            }
+            String phase = key.substring(0, key.length() - "_per_second".length());
+            String cpu = phase + "_server_cpu_us_per_request";
+            String p99 = phase + "_p99_ms";
+            md.append("| ").append(phase).append(" | ").append(muster.getOrDefault(key, "")).append(" | ")
+                    .append(muster.getOrDefault(cpu, "")).append(" | ").append(muster.getOrDefault(p99, ""))
+                    .append(" | ").append(anchor.getOrDefault(key, "")).append(" | ")
+                    .append(anchor.getOrDefault(cpu, "")).append(" | ").append(anchor.getOrDefault(p99, ""))
+                    .append(" | ").append(ratio(muster.getOrDefault(cpu, ""), anchor.getOrDefault(cpu, "")))
+                    .append(" |\n");
+        }
+        md.append("\n");
     }
 
     private static String ratio(String m, String a) {

@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# Muster (embedded Payara) against the stock Spring Cloud Netflix Eureka server (../shared/anchor), same heap,
-# same machine, same scenarios, alternating. Writes target/bench/report.md and prints it.
+# Muster against the stock Spring Cloud Netflix Eureka server (../shared/anchor), same heap, same machine, same
+# scenarios, alternating. Muster runs as its WAR on a real Tomcat 10.1 (bench/tomcat.sh) by default, or on
+# embedded Payara (the `mvn -Prun` server) with TARGET=payara. Writes target/bench/report.md and prints it.
 #
-#   bench/compare.sh                 # about 6 minutes
+#   bench/compare.sh                 # Tomcat, about 8 minutes
+#   TARGET=payara bench/compare.sh   # embedded Payara instead
+#   WAR=/path/to/eureka.war bench/compare.sh           # another build of Muster (default target/eureka.war)
 #   bench/compare.sh --with-evict    # adds the eviction scenario (several more minutes)
 #   HEAP="-Xms512m -Xmx2g" INSTANCES=20000 bench/compare.sh
-#   SCENARIOS="mixed propagation" bench/compare.sh   # only these (after the same warm-up)
+#   SCENARIOS="renew renew-encoded floor" bench/compare.sh   # only these (after the same warm-up)
+#
+# Scenarios (names for SCENARIOS): register, renew (heartbeats, plain ids), renew-encoded (the same heartbeats
+# with ':' sent as %3A), fetch (gzip, plain and delta fetches), floor (GET of a static file on the same Tomcat,
+# Muster's side only), ceiling (a trivial JAX-RS GET, Muster's side only), mixed, propagation.
+# Instance ids are Spring-style (10.0.0.7:bench-app-7:8080); IDS=bench gives the older bench-host-7:bench:8007.
 #
 # Only the two server processes this script starts are stopped, by their PIDs. Loopback only.
 set -euo pipefail
@@ -14,6 +22,8 @@ cd "$root"
 heap="${HEAP:--Xms256m -Xmx1g}"
 n="${INSTANCES:-10000}"
 apps="${APPS:-500}"
+ids="${IDS:-spring}"
+target="${TARGET:-tomcat}"
 mport="${MUSTER_PORT:-18931}"
 aport="${ANCHOR_PORT:-18932}"
 anchor_dir="${ANCHOR_DIR:-$root/../shared/anchor}"
@@ -21,18 +31,36 @@ out="$root/target/bench"
 mkdir -p "$out"
 rm -f "$out"/*.jsonl
 
-# shellcheck source=bench/embedded.sh
-. "$root/bench/embedded.sh"
+wanted() { [ -z "${SCENARIOS:-}" ] || [[ " $SCENARIOS " == *" $1 "* ]]; }
 "$anchor_dir/run.sh" --build-only
+mpid=""
+apid=""
+trap 'kill $mpid $apid ${tomcat_pid:-} 2>/dev/null; wait $mpid $apid 2>/dev/null || true' EXIT
 
-# shellcheck disable=SC2086
-java $flags $heap -Dport="$mport" -Dpayara.domain.xml=target/test-classes/payara-embedded/domain.xml \
-  -Dmuster.users=bench-admin:bench-admin-pw:eureka-admin \
-  -cp "$payara_jar" src/test/java/io/muster/dev/RunEmbedded.java target/eureka.war > "$out/muster.log" 2>&1 &
-mpid=$!
 JAVA_OPTS="$heap" "$anchor_dir/run.sh" "$aport" --logging.level.root=WARN > "$out/anchor.log" 2>&1 &
 apid=$!
-trap 'kill $mpid $apid 2>/dev/null; wait $mpid $apid 2>/dev/null || true' EXIT
+if [ "$target" = payara ]; then
+  # shellcheck source=bench/embedded.sh
+  . "$root/bench/embedded.sh"
+  war="${WAR:-target/eureka.war}"
+  label="embedded Payara"
+  admin="bench-admin:bench-admin-pw"
+  # shellcheck disable=SC2086
+  java $flags $heap -Dport="$mport" -Dpayara.domain.xml=target/test-classes/payara-embedded/domain.xml \
+    -Dmuster.users=bench-admin:bench-admin-pw:eureka-admin \
+    -cp "$payara_jar" src/test/java/io/muster/dev/RunEmbedded.java "$war" > "$out/muster.log" 2>&1 &
+  mpid=$!
+else
+  # shellcheck source=bench/tomcat.sh
+  . "$root/bench/tomcat.sh"
+  war="${WAR:-target/eureka.war}"
+  [ -f "$war" ] || mvn -q -B -DskipTests package
+  label="Tomcat $(basename "$(tomcat_home)" | sed 's/apache-tomcat-//')"
+  admin="admin:CHANGE-ME-admin"
+  HEAP="$heap" tomcat_start "$war" "$mport"
+  mpid=$tomcat_pid
+fi
+echo "Muster WAR: \`$war\` (sha256 $(sha256sum "$war" | cut -c1-12)), ids: $ids" > "$out/war.txt"
 
 wait_up() {
   for _ in $(seq 1 240); do
@@ -47,7 +75,7 @@ echo "muster pid $mpid on $mport, anchor pid $apid on $aport, heap: $heap"
 
 lt() {   # lt NAME PORT PID SCENARIO ARGS...
   local name=$1 port=$2 pid=$3; shift 3
-  java bench/LoadTool.java "$@" --url "http://127.0.0.1:$port/eureka/" --pid "$pid" 2>>"$out/loadtool.err" \
+  java bench/LoadTool.java "$@" --ids "$ids" --url "http://127.0.0.1:$port/eureka/" --pid "$pid" 2>>"$out/loadtool.err" \
     | sed -n 's/^RESULT //p' >> "$out/$name.jsonl" || echo "scenario $* failed on $name (see $out/loadtool.err)" >&2
 }
 memory() {   # memory NAME PID TAG
@@ -58,46 +86,58 @@ memory() {   # memory NAME PID TAG
   rss=$(sed -n 's/^VmRSS:[^0-9]*\([0-9]*\) kB/\1/p' "/proc/$2/status")
   echo "{\"memory_${3}_heap_used_mb\":$((used / 1024)),\"memory_${3}_rss_mb\":$((rss / 1024))}" >> "$out/$1.jsonl"
 }
-both() {   # both ARGS... : the same scenario against each server, Muster first, then the anchor
+both() {   # both TAG ARGS... : the same scenario against each server, Muster first, then the anchor
   wanted "$1" || return 0
+  shift
   lt muster "$mport" "$mpid" "$@"
   lt anchor "$aport" "$apid" "$@"
 }
-wanted() { [ -z "${SCENARIOS:-}" ] || [[ " $SCENARIOS " == *" $1 "* ]]; }
+warm() {   # warm PORT ARGS... : load whose figures are thrown away
+  local port=$1; shift
+  java bench/LoadTool.java "$@" --ids "$ids" --url "http://127.0.0.1:$port/eureka/" > /dev/null 2>>"$out/loadtool.err"
+}
 
 memory muster "$mpid" idle
 memory anchor "$apid" idle
 echo "warming up both servers the same way (JIT)..."
 for _ in 1 2; do
-  java bench/LoadTool.java register --instances "$n" --apps "$apps" --concurrency 16 --url "http://127.0.0.1:$mport/eureka/" > /dev/null
-  java bench/LoadTool.java register --instances "$n" --apps "$apps" --concurrency 16 --url "http://127.0.0.1:$aport/eureka/" > /dev/null
-done
-for kind in renew; do
-  for port in "$mport" "$aport"; do
-    java bench/LoadTool.java renew --instances "$n" --apps "$apps" --seconds 25 --concurrency 16 --url "http://127.0.0.1:$port/eureka/" > /dev/null
-  done
+  warm "$mport" register --instances "$n" --apps "$apps" --concurrency 16
+  warm "$aport" register --instances "$n" --apps "$apps" --concurrency 16
 done
 for port in "$mport" "$aport"; do
-  java bench/LoadTool.java fetch --kind gzip --seconds 10 --concurrency 8 --url "http://127.0.0.1:$port/eureka/" > /dev/null
-  java bench/LoadTool.java fetch --kind delta --seconds 10 --concurrency 8 --url "http://127.0.0.1:$port/eureka/" > /dev/null
+  warm "$port" renew --instances "$n" --apps "$apps" --seconds 15 --concurrency 16
+  warm "$port" renew --instances "$n" --apps "$apps" --seconds 10 --concurrency 16 --encode-ids
 done
+if wanted fetch || wanted mixed || wanted propagation; then
+  for port in "$mport" "$aport"; do
+    warm "$port" fetch --kind gzip --seconds 10 --concurrency 8
+    warm "$port" fetch --kind delta --seconds 10 --concurrency 8
+  done
+fi
+if wanted floor && [ "$target" != payara ]; then
+  warm "$mport" fetch --kind floor --seconds 5 --concurrency 16
+fi
 
 echo "measuring..."
-both register --instances "$n" --apps "$apps" --concurrency 16
+both register register --instances "$n" --apps "$apps" --concurrency 16
 memory muster "$mpid" after_10k
 memory anchor "$apid" after_10k
-both renew --instances "$n" --apps "$apps" --seconds 20 --concurrency 16
-both fetch --kind gzip --seconds 15 --concurrency 8
-both fetch --kind full --seconds 10 --concurrency 4
-both fetch --kind delta --seconds 15 --concurrency 8
+both renew renew --instances "$n" --apps "$apps" --seconds 20 --concurrency 16
+both renew-encoded renew --instances "$n" --apps "$apps" --seconds 20 --concurrency 16 --encode-ids
+both fetch fetch --kind gzip --seconds 15 --concurrency 8
+both fetch fetch --kind full --seconds 10 --concurrency 4
+both fetch fetch --kind delta --seconds 15 --concurrency 8
+if wanted floor && [ "$target" != payara ]; then
+  lt muster "$mport" "$mpid" fetch --kind floor --seconds 15 --concurrency 16
+fi
 wanted ceiling && lt muster "$mport" "$mpid" fetch --kind ceiling --seconds 15 --concurrency 16
-both mixed --instances "$n" --apps "$apps" --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --seconds 30 --concurrency 16
-both propagation --trials "${TRIALS:-3}" --max-wait 60 --admin bench-admin:bench-admin-pw
+both mixed mixed --instances "$n" --apps "$apps" --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --seconds 30 --concurrency 16
+both propagation propagation --trials "${TRIALS:-3}" --max-wait 60 --admin "$admin"
 if [ "${1:-}" = "--with-evict" ]; then
-  both evict --instances 200 --apps 10 --dead-fraction 0.1 --lease 10 --seconds 300
+  both evict evict --instances 200 --apps 10 --dead-fraction 0.1 --lease 10 --seconds 300
 fi
 memory muster "$mpid" end
 memory anchor "$apid" end
 
-java bench/Report.java "$out/muster.jsonl" "$out/anchor.jsonl" "$heap" > "$out/report.md"
+{ cat "$out/war.txt"; echo; java bench/Report.java "$out/muster.jsonl" "$out/anchor.jsonl" "$heap" "$label"; } > "$out/report.md"
 cat "$out/report.md"

@@ -39,6 +39,18 @@
     return (d ? d + 'd ' : '') + h + 'h ' + m + 'm';
   }
   function time(ms) { return ms ? new Date(Number(ms)).toISOString().replace('T', ' ').replace('Z', '') : ''; }
+  /** An ISO instant from the server, to the millisecond (the server's clock has nanoseconds), with its age. */
+  function when(iso) {
+    if (!iso) { return ''; }
+    var at = Date.parse(iso), now = state.status ? Date.parse(state.status.currentTime) : Date.now();
+    return time(at) + ' (' + age(Math.round((now - at) / 1000)) + ')';
+  }
+  function age(seconds) {
+    if (seconds < 0) { return 'in ' + age(-seconds).replace(' ago', ''); }
+    if (seconds < 60) { return seconds + ' s ago'; }
+    if (seconds < 3600) { return Math.floor(seconds / 60) + ' min ' + seconds % 60 + ' s ago'; }
+    return duration(seconds) + ' ago';
+  }
   function mb(bytes) { return Math.round(bytes / 1048576) + ' MB'; }
 
   function getJson(path, extraHeaders) {
@@ -62,20 +74,23 @@
   function render() {
     var s = state.status, sp = s.selfPreservation;
     kv($('system-table'), [
-      ['Environment', s.environment], ['Data center', s.dataCenter], ['Current time', s.currentTime],
+      ['Environment', s.environment], ['Data center', s.dataCenter], ['Current time', time(Date.parse(s.currentTime))],
       ['Uptime', duration(s.uptimeSeconds)], ['Lease expiration enabled', sp.leaseExpirationEnabled],
       ['Renews threshold', sp.renewalThreshold], ['Renews (last min)', sp.renewalsLastMinute],
       ['Registered instances', s.instances], ['Applications', s.applications],
-      ['Reads allowed', s.readsAllowed ? 'yes' : 'no (waiting after an empty start-up sync)']
+      ['Reads allowed', s.readsAllowed ? 'yes' : s.readsHeldUntil
+        ? 'no: no peer could be reached at start; until a sync succeeds or ' + when(s.readsHeldUntil)
+        : 'no (starting)']
     ]);
     renderBanner(sp);
     renderPreservation(sp);
     renderPeers(s.peers);
     renderApps();
     renderTimeline(s.recentActivity);
+    renderSettings(s.settings);
     kv($('general-table'), [
       ['CPUs', s.jvm.cpus], ['Heap used', mb(s.jvm.heapUsedBytes)], ['Heap max', mb(s.jvm.heapMaxBytes)],
-      ['Started', s.startedAt], ['Evicted since start', s.evictedTotal],
+      ['Started', when(s.startedAt)], ['Evicted since start', s.evictedTotal],
       ['Response cache', 'hits ' + s.responseCache.hits + ', builds ' + s.responseCache.builds + ' (' + s.responseCache.buildMillis + ' ms)'],
       ['Status overrides', Object.keys(s.statusOverrides).length]
     ]);
@@ -83,7 +98,14 @@
 
   function renderBanner(sp) {
     var b = $('banner');
-    if (sp.enabled && !sp.leaseExpirationEnabled && sp.expectedClients > 0) {
+    if (sp.enabled && sp.measuringUntil && !sp.leaseExpirationEnabled) {
+      // the renewal count covers less than a minute since the start or the last sync: few renewals mean
+      // "not measured yet", not "clients are gone"
+      b.textContent = 'Measuring renewals: the first full minute since the start (or the last sync) ends '
+        + when(sp.measuringUntil) + '. Until then lapsed instances are kept; no emergency.';
+      b.className = 'banner info';
+      b.hidden = false;
+    } else if (sp.enabled && !sp.leaseExpirationEnabled && sp.expectedClients > 0) {
       b.textContent = 'EMERGENCY! Self-preservation is on: renewals (' + sp.renewalsLastMinute
         + ' in the last minute) are at or below the threshold (' + sp.renewalThreshold
         + '), so lapsed instances are NOT being removed. The registry may list instances that are gone.';
@@ -135,7 +157,7 @@
     body.replaceChildren();
     if (!peers.length) { body.appendChild(row(['no peers configured: this node runs alone'])); return; }
     peers.forEach(function (p) {
-      body.appendChild(row([p.url, p.reachable ? 'reachable' : 'UNREACHABLE', p.lastSuccess || 'never', p.queueDepth,
+      body.appendChild(row([p.url, p.reachable ? 'reachable' : 'UNREACHABLE', p.lastSuccess ? when(p.lastSuccess) : 'never', p.queueDepth,
         p.sent, p.failedBatches, p.dropped, p.lastError || '']));
     });
   }
@@ -192,8 +214,18 @@
     var body = $('timeline-table').tBodies[0];
     body.replaceChildren();
     activity.filter(function (a) { return !q || a.app.indexOf(q) >= 0; }).slice(0, 200).forEach(function (a) {
-      body.appendChild(row([a.at.replace('T', ' ').replace('Z', ''), a.kind, a.app, a.id, a.status]));
+      body.appendChild(row([when(a.at), a.kind, a.app, a.id, a.status]));
     });
+  }
+
+  /** The effective settings, then what the operator wrote that Muster does not use. */
+  function renderSettings(settings) {
+    var plain = Object.keys(settings).filter(function (k) { return !Array.isArray(settings[k]); }).sort();
+    kv($('settings-table'), plain.map(function (k) { return [k, settings[k]]; }));
+    var box = $('settings-notes');
+    box.replaceChildren();
+    (settings.unknownKeys || []).forEach(function (n) { box.appendChild(el('p', 'Unknown setting ' + n.key + ': ' + n.note, 'error')); });
+    (settings.keysWithoutEffect || []).forEach(function (n) { box.appendChild(el('p', n.key + ': ' + n.note)); });
   }
 
   function flatten(prefix, value, out) {

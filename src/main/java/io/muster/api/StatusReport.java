@@ -6,6 +6,7 @@ import io.muster.eviction.SelfPreservation;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
 import io.muster.replication.PeerNode;
+import io.muster.replication.ReplicaStatus;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -28,11 +29,13 @@ public final class StatusReport {
     private final String dataCenter;
     private final Supplier<List<PeerNode.Status>> peers;
     private final Map<String, Object> settings;
+    private final Supplier<ReplicaStatus.Report> replicas;
 
     /** @param settings the effective configuration, shown on the dashboard (no credentials) */
     public StatusReport(InstanceRegistry registry, SelfPreservation selfPreservation, Evictor evictor,
                         ResponseCache cache, TrafficGate gate, Clock clock, String environment, String dataCenter,
-                        Supplier<List<PeerNode.Status>> peers, Map<String, Object> settings) {
+                        Supplier<List<PeerNode.Status>> peers, Map<String, Object> settings,
+                        Supplier<ReplicaStatus.Report> replicas) {
         this.registry = registry;
         this.selfPreservation = selfPreservation;
         this.evictor = evictor;
@@ -44,6 +47,12 @@ public final class StatusReport {
         this.dataCenter = dataCenter;
         this.peers = peers;
         this.settings = Map.copyOf(settings);
+        this.replicas = replicas;
+    }
+
+    /** Eureka's replica view, health verdict and this server's own instance (see ReplicaStatus). */
+    ReplicaStatus.Report replicas() {
+        return replicas.get();
     }
 
     public boolean isReady() {
@@ -62,12 +71,10 @@ public final class StatusReport {
         general.put("current-memory-usage", usedMb + "mb (" + (totalMb == 0 ? 0 : usedMb * 100 / totalMb) + "%)");
         general.put("server-uptime", uptimeText(Duration.between(startedAt, clock.instant())));
         Map<String, String> apps = new LinkedHashMap<>();
-        List<PeerNode.Status> all = peers.get();
-        apps.put("registered-replicas", String.join(", ", all.stream().map(PeerNode.Status::url).toList()));
-        apps.put("available-replicas", all.stream().filter(PeerNode.Status::reachable)
-                .map(p -> p.url() + ",").reduce("", String::concat));
-        apps.put("unavailable-replicas", all.stream().filter(p -> !p.reachable())
-                .map(p -> p.url() + ",").reduce("", String::concat));
+        ReplicaStatus.Report r = replicas.get();
+        apps.put("registered-replicas", String.join(", ", r.registered()));
+        apps.put("available-replicas", r.available().stream().map(u -> u + ",").reduce("", String::concat));
+        apps.put("unavailable-replicas", r.unavailable().stream().map(u -> u + ",").reduce("", String::concat));
         Map<String, Map<String, String>> status = new LinkedHashMap<>();
         status.put("generalStats", general);
         status.put("applicationStats", apps);
@@ -87,6 +94,7 @@ public final class StatusReport {
         d.put("applications", registry.applicationCount());
         d.put("openForTraffic", gate.isOpen());
         d.put("readsAllowed", gate.allowsReads());
+        d.put("readsHeldUntil", gate.readsHeldUntil() == null ? null : gate.readsHeldUntil().toString());
         d.put("selfPreservation", selfPreservationSection());
         d.put("evictedTotal", evictor.evictedTotal());
         d.put("statusOverrides", registry.statusOverrides());
@@ -129,6 +137,8 @@ public final class StatusReport {
         s.put("renewalThreshold", selfPreservation.threshold());
         s.put("leaseExpirationEnabled", expiryAllowed);
         s.put("belowThreshold", selfPreservation.isBelowRenewalThreshold());
+        Instant measuring = selfPreservation.measuringUntil(clock.instant());
+        s.put("measuringUntil", measuring == null ? null : measuring.toString());
         String reason;
         if (!selfPreservation.isEnabled()) {
             reason = "self-preservation is off: lapsed leases always expire";

@@ -20,10 +20,11 @@ public final class StatusResource {
 
     @GET
     public Response get(@HeaderParam(HttpHeaders.ACCEPT) String accept) {
-        if (WireFormat.fromAccept(accept) == WireFormat.JSON) {
-            return Response.ok(api.status().eurekaStatus(), MediaType.APPLICATION_JSON_TYPE).build();
-        }
-        return Response.ok(EurekaCodec.encodeSections("status", api.status().eurekaStatus()),
-                MediaType.APPLICATION_XML_TYPE).build();
+        WireFormat format = WireFormat.fromAccept(accept);
+        var replicas = api.status().replicas();
+        byte[] body = EurekaCodec.encodeStatus(format, api.status().eurekaStatus(), replicas.healthy(),
+                replicas.self());
+        return Response.ok(body, format == WireFormat.JSON ? MediaType.APPLICATION_JSON_TYPE
+                : MediaType.APPLICATION_XML_TYPE).build();
     }
 }

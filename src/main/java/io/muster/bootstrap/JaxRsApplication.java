@@ -8,6 +8,7 @@ import io.muster.api.ErrorMapper;
 import io.muster.api.InstanceResource;
 import io.muster.api.InstancesResource;
 import io.muster.api.PeerReplicationResource;
+import io.muster.api.ServerInfoResource;
 import io.muster.api.StatusResource;
 import io.muster.api.VipResource;
 import io.muster.codec.JsonFactories;
@@ -36,8 +37,8 @@ final class JaxRsApplication {
         rc.setApplicationName("muster");
         List<Object> resources = List.of(new ApplicationsResource(api), new InstanceResource(api),
                 new InstancesResource(api), new VipResource(api), new StatusResource(api),
-                new PeerReplicationResource(api), new OperationsResource(api), new AdminResource(api, clock),
-                new DashboardResource(context));
+                new PeerReplicationResource(api), new ServerInfoResource(api), new OperationsResource(api),
+                new AdminResource(api, clock), new DashboardResource(context));
         // Resources registered as classes, each bound to the one instance built here: registering the instances
         // themselves works too, but Jersey then logs "registered in SERVER runtime does not implement any provider
         // interfaces ... will be ignored" for each (its issue #3700), which reads like a fault in every deploy log.

@@ -14,7 +14,6 @@ import io.muster.replication.LocalNode;
 import io.muster.replication.PeerUrl;
 
 import java.time.Clock;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.logging.Logger;
 
@@ -44,7 +43,8 @@ public final class RegistryBootstrap implements ServletContextListener {
         context.addFilter("muster-local-port", new LocalPortFilter(started::learnedPort))
                 .addMappingForUrlPatterns(null, true, "/*");
         context.addFilter("muster-front-door", new FrontDoor(started.api(), config.security().clientAuthRequired(),
-                        config.security().fastPaths(), started.metrics()))
+                        config.security().fastPaths(),
+                        config.dashboard().enabled() ? config.dashboard().path() : null, started.metrics()))
                 .addMappingForUrlPatterns(null, true, "/*");
         ServletRegistration.Dynamic jersey = context.addServlet("muster-jersey",
                 new ServletContainer(JaxRsApplication.create(server.api(), context, Clock.systemUTC())));
@@ -56,12 +56,7 @@ public final class RegistryBootstrap implements ServletContextListener {
 
     /** This node's identity for recognising itself among the peer URLs. */
     private static LocalNode localNode(ServletContext context, ServerConfig config) {
-        Set<Integer> ports = new HashSet<>();
-        for (String p : new String[]{System.getProperty("port"), System.getenv("PORT")}) {
-            if (p != null && p.trim().matches("\\d{1,5}")) {
-                ports.add(Integer.parseInt(p.trim()));
-            }
-        }
+        Set<Integer> ports = ContainerPorts.find();
         String myUrl = config.peers().myUrl();
         return new LocalNode(context.getContextPath(), myUrl == null ? null : PeerUrl.parse(myUrl), ports);
     }

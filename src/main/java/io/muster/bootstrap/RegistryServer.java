@@ -11,9 +11,12 @@ import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
 import io.muster.replication.LocalNode;
 import io.muster.replication.PeerCluster;
+import io.muster.replication.ReplicaStatus;
+import io.muster.replication.SelfRegistration;
 
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.logging.Logger;
@@ -36,6 +39,8 @@ public final class RegistryServer implements AutoCloseable {
     private final LocalNode self;
     private final Api api;
     private final MusterMetrics metrics;
+    private final SelfRegistration selfRegistration;
+    private final StartupSync startup;
     private Scheduler scheduler;
 
     public RegistryServer(ServerConfig config, Clock clock, LocalNode self) {
@@ -51,25 +56,25 @@ public final class RegistryServer implements AutoCloseable {
         registry.addListener(cache);
         registry.addListener(selfPreservation);
         registry.addListener(peers);
+        this.selfRegistration = new SelfRegistration(config.instance(), self, registry, clock, self.contextPath());
+        this.startup = new StartupSync(config.startup(), peers, gate, selfPreservation, self, clock,
+                config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1));
+        ReplicaStatus replicas = new ReplicaStatus(peers, registry, selfRegistration,
+                config.peers().minAvailableForHealthy());
         StatusReport status = new StatusReport(registry, selfPreservation, evictor, cache, gate, clock,
-                config.environment(), config.dataCenter(), peers::statuses, settings(config));
+                config.environment(), config.dataCenter(), peers::statuses, settings(config), replicas::report);
         this.metrics = new MusterMetrics(registry, selfPreservation, evictor, cache, peers::statuses);
         registry.addListener(metrics);
         this.api = Api.create(registry, cache, gate, config.delta().disabled(), clock, status, metrics::scrape);
     }
 
-    /** Finds peers, copies the registry from one, opens for traffic and schedules the periodic tasks. */
+    /**
+     * Finds peers, copies the registry from one, opens for traffic, registers this node with its peers and schedules
+     * the periodic tasks.
+     */
     public void start() {
-        peers.refresh();
-        int copied = syncUp();
-        boolean emptySync = peers.isConfigured() && copied == 0;
-        selfPreservation.expectClients(copied);
-        gate.open(emptySync, config.startup().waitWhenSyncEmpty());
-        if (emptySync) {
-            LOG.warning("Muster: no instances copied from peers; reads answer 403 for "
-                    + config.startup().waitWhenSyncEmpty().toSeconds() + " s while clients re-register");
-        }
         scheduler = new Scheduler();
+        startup.start(scheduler);
         scheduler.every("eviction", config.eviction().interval(), evictor::run);
         scheduler.every("delta-retention", config.delta().purgeInterval(), registry::purgeRecentChanges);
         if (config.responseCache().useReadOnlyCache()) {
@@ -79,25 +84,27 @@ public final class RegistryServer implements AutoCloseable {
         scheduler.every("renewal-threshold", config.selfPreservation().thresholdUpdateInterval(),
                 selfPreservation::updateThreshold);
         if (peers.isConfigured()) {
-            scheduler.every("peer-refresh", config.peers().updateInterval(), peers::refresh);
+            scheduler.every("peer-refresh", config.peers().updateInterval(), startup::refreshPeers);
         }
-        LOG.info("Muster: open for traffic with " + copied + " instances copied from " + peers.nodes().size()
-                + " peer(s)");
+        renewSelf();
+        scheduler.every("self-registration", Duration.ofSeconds(30), this::renewSelf);
+        config.keys().unknown().forEach(k -> LOG.warning("Muster: unknown setting " + k.key() + ": " + k.note()));
+        config.keys().noEffect().forEach(k -> LOG.info("Muster: setting " + k.key() + " has " + k.note()));
     }
 
-    private int syncUp() {
-        try {
-            return peers.syncUp(config.startup().syncRetries(), config.startup().syncRetryWait());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 0;
-        }
+    private void renewSelf() {
+        selfRegistration.renew(!peers.nodes().isEmpty());
     }
 
     /** A request arrived on a port not seen before: this node may be one of the configured peer URLs. */
     void learnedPort(int port) {
-        if (self.learnPort(port) && peers.isConfigured() && scheduler != null) {
-            scheduler.once("peer-refresh-on-new-port", peers::refresh);
+        if (self.learnPort(port) && scheduler != null) {
+            scheduler.once("peer-refresh-on-new-port", () -> {
+                if (peers.isConfigured()) {
+                    startup.refreshPeers();
+                }
+                renewSelf();   // the port was what the node's own registration waited for
+            });
         }
     }
 
@@ -114,8 +121,21 @@ public final class RegistryServer implements AutoCloseable {
         m.put("retentionTimeInMSInDeltaQueue", c.delta().retention().toMillis());
         m.put("disableDelta", c.delta().disabled());
         m.put("waitTimeInMsWhenSyncEmpty", c.startup().waitWhenSyncEmpty().toMillis());
+        m.put("registrySyncRetryWaitMs", c.startup().syncRetryWait().toMillis());
+        m.put("expectedNumberOfClientsSendingRenews", c.startup().expectedClientsBeforeSync());
+        m.put("defaultOpenForTrafficCount", c.startup().defaultOpenForTrafficCount());
+        m.put("minAvailableInstancesForPeerReplication", c.peers().minAvailableForHealthy());
+        m.put("syncWhenTimestampDiffers", c.peers().syncWhenTimestampDiffers());
+        m.put("appName", c.instance().appName());
+        m.put("registerWithEureka", c.instance().registerWithPeers());
+        m.put("dashboard.enabled", c.dashboard().enabled());
+        m.put("dashboard.path", c.dashboard().path());
         m.put("peerReplicationBatchDelayMs", c.peers().batchDelay().toMillis());
         m.put("peerEurekaNodesUpdateIntervalMs", c.peers().updateInterval().toMillis());
+        // what the operator wrote that Muster does not use, shown beside the settings it does
+        m.put("unknownKeys", c.keys().unknown().stream().map(k -> Map.of("key", k.key(), "note", k.note())).toList());
+        m.put("keysWithoutEffect", c.keys().noEffect().stream()
+                .map(k -> Map.of("key", k.key(), "note", k.note())).toList());
         return m;
     }
 
@@ -133,6 +153,7 @@ public final class RegistryServer implements AutoCloseable {
             scheduler.close();
             scheduler = null;
         }
+        selfRegistration.cancel();   // queued for the peers; their batchers send it while closing, if they can
         peers.close();
         metrics.close();
         LOG.info("Muster: stopped");

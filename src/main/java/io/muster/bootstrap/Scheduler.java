@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -39,8 +40,8 @@ final class Scheduler implements AutoCloseable {
      * must not become every 500 ms plus the rebuild time, or a change takes longer than a second to show. A run
      * that overruns its period delays the next one; runs never overlap.
      */
-    void every(String name, Duration period, Runnable task) {
-        executor.scheduleAtFixedRate(() -> {
+    ScheduledFuture<?> every(String name, Duration period, Runnable task) {
+        return executor.scheduleAtFixedRate(() -> {
             try {
                 task.run();
             } catch (Throwable t) {   // keep the schedule whatever happens; the next run may succeed

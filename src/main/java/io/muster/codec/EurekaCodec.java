@@ -35,6 +35,18 @@ public final class EurekaCodec {
         return format == WireFormat.JSON ? JsonDecoder.applications(body, now) : XmlDecoder.applications(body, now);
     }
 
+    /**
+     * Eureka's {@code /status} document.
+     *
+     * @param healthy null when no threshold is configured (Eureka then leaves the field out)
+     * @param self    this server's own instance, or null
+     */
+    public static byte[] encodeStatus(WireFormat format, java.util.Map<String, java.util.Map<String, String>> sections,
+                                      Boolean healthy, InstanceInfo self) {
+        return format == WireFormat.JSON ? JsonEncoder.status(sections, healthy, self)
+                : XmlEncoder.status(sections, healthy, self);
+    }
+
     /** A two-level document of string values as XML, e.g. the {@code <status>} document. */
     public static byte[] encodeSections(String root, java.util.Map<String, java.util.Map<String, String>> sections) {
         return XmlEncoder.sections(root, sections);

@@ -35,6 +35,25 @@ final class JsonEncoder {
         });
     }
 
+    /** Eureka's status document: the sections, {@code isHealthy} when known, the server's own instance. */
+    static byte[] status(Map<String, Map<String, String>> sections, Boolean healthy, InstanceInfo self) {
+        return write(g -> {
+            g.writeStartObject();
+            for (Map.Entry<String, Map<String, String>> section : sections.entrySet()) {
+                g.writeFieldName(section.getKey());
+                stringMap(g, section.getValue());
+            }
+            if (healthy != null) {
+                g.writeBooleanField("isHealthy", healthy);
+            }
+            if (self != null) {
+                g.writeFieldName("instanceInfo");
+                instanceBody(g, self, Detail.FULL);
+            }
+            g.writeEndObject();
+        });
+    }
+
     static byte[] application(Application app, Detail detail) {
         return write(g -> {
             g.writeStartObject();

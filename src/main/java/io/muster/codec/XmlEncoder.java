@@ -55,6 +55,29 @@ final class XmlEncoder {
         return bytes(sb);
     }
 
+    /** Eureka's {@code <status>}: the sections, then {@code isHealthy} when known, then the server's instance. */
+    static byte[] status(Map<String, Map<String, String>> sections, Boolean healthy, InstanceInfo self) {
+        StringBuilder sb = new StringBuilder(2048);
+        sb.append("<status>");
+        sections.forEach((name, values) -> {
+            sb.append('<').append(name).append('>');
+            values.forEach((k, v) -> element(sb, XmlNames.encode(k), v));
+            sb.append("</").append(name).append('>');
+        });
+        if (healthy != null) {
+            element(sb, "isHealthy", healthy.toString());
+        }
+        if (self != null) {
+            StringBuilder inner = new StringBuilder(1024);
+            instanceElement(inner, self, Detail.FULL);
+            // the same element as in /apps, renamed as Eureka's StatusInfo field
+            sb.append("<instanceInfo>").append(inner, "<instance>".length(), inner.length() - "</instance>".length())
+                    .append("</instanceInfo>");
+        }
+        sb.append("</status>");
+        return bytes(sb);
+    }
+
     private static byte[] bytes(StringBuilder sb) {
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }

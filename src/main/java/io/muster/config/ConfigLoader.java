@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -14,6 +16,10 @@ import java.util.function.Function;
  * Eureka's spellings with either prefix ({@code eureka.server.X} or {@code eureka.X}), case-insensitively and
  * ignoring dashes, so {@code eureka.server.enable-self-preservation} and the environment variable
  * {@code EUREKA_SERVER_ENABLESELFPRESERVATION} both work. Every bad value is reported in one exception.
+ *
+ * <p>Every {@code eureka.*} key is accounted for: used, known to have no effect here (with the reason), or unknown
+ * (with the closest known key). Unknown keys are reported, and fail the start when {@code muster.config.strict}
+ * is true.
  */
 public final class ConfigLoader {
     private static final List<String> PREFIXES = List.of("eureka.server.", "eureka.");
@@ -21,6 +27,10 @@ public final class ConfigLoader {
     private final Map<String, String> values = new HashMap<>();   // normalized setting name -> raw value
     private final Map<String, String> origins = new HashMap<>();  // normalized setting name -> key as written
     private final List<String> problems = new ArrayList<>();
+    /** Display spellings of every setting this loader looked up: the candidates for "did you mean". */
+    private final Set<String> consulted = new LinkedHashSet<>();
+    private String springApplicationName;
+    private String strict;
 
     private ConfigLoader() {
     }
@@ -44,6 +54,14 @@ public final class ConfigLoader {
             return;
         }
         String k = key.toLowerCase(Locale.ROOT).replace("-", "");
+        if (k.equals("spring.application.name")) {
+            springApplicationName = value.trim();
+            return;
+        }
+        if (k.equals("muster.config.strict")) {
+            strict = value.trim();
+            return;
+        }
         for (String prefix : PREFIXES) {
             if (k.startsWith(prefix)) {
                 String name = k.substring(prefix.length());
@@ -71,20 +89,26 @@ public final class ConfigLoader {
                 millis(180_000, 1, "retentionTimeInMSInDeltaQueue"),
                 millis(30_000, 1, "deltaRetentionTimerIntervalInMs"),
                 bool(false, "disableDelta"));
+        // Departure from Eureka: the retry wait is 2 s, not 30 s. Retries run in the background and cost one
+        // request per peer, and a cluster whose nodes start together must open within seconds.
         ServerConfig.StartupConfig startup = new ServerConfig.StartupConfig(
                 millis(300_000, 0, "waitTimeInMsWhenSyncEmpty"),
-                integer(5, 0, "numberRegistrySyncRetries", "registrySyncRetries"),
-                millis(30_000, 0, "registrySyncRetryWaitMs"));
+                millis(2_000, 100, "registrySyncRetryWaitMs"),
+                integer(0, 0, "instance.registry.expectedNumberOfClientsSendingRenews",
+                        "instance.registry.expectedNumberOfRenewsPerMin", "expectedNumberOfRenewsPerMin"),
+                integer(0, 0, "instance.registry.defaultOpenForTrafficCount", "defaultOpenForTrafficCount"));
         ServerConfig.PeerConfig peers = new ServerConfig.PeerConfig(serviceUrls(),
-                blankToNull(values.get("server.peerdnsurl"), values.get("peerdnsurl")),
-                blankToNull(values.get("myurl")),
+                blankToNull(raw("peerDnsUrl")),
+                blankToNull(raw("myUrl")),
                 millis(600_000, 1, "peerEurekaNodesUpdateIntervalMs"),
                 millis(1_000, 1, "peerNodeConnectTimeoutMs"),
                 millis(5_000, 1, "peerNodeReadTimeoutMs"),
                 integer(250, 1, "peerReplicationBatchSize"),
                 millis(25, 0, "peerReplicationBatchDelayMs"),
                 integer(10_000, 1, "maxElementsInPeerReplicationPool"),
-                millis(30_000, 1, "maxTimeForReplication"));
+                millis(30_000, 1, "maxTimeForReplication"),
+                integer(-1, -1, "minAvailableInstancesForPeerReplication"),
+                bool(true, "syncWhenTimestampDiffers"));
         peers.serviceUrls().forEach(u -> checkUrl("eureka.client.serviceUrl", u));
         if (peers.dnsUrl() != null) {
             checkUrl("eureka.server.peerDnsUrl", peers.dnsUrl());
@@ -94,13 +118,85 @@ public final class ConfigLoader {
         }
         ServerConfig.SecurityConfig security = new ServerConfig.SecurityConfig(bool(false, "clientAuthRequired"),
                 bool(true, "fastPaths"));
-        String environment = values.getOrDefault("environment", "test");
-        String dataCenter = values.getOrDefault("datacenter", "default");
+        String environment = orDefault(raw("environment"), "test");
+        String dataCenter = orDefault(raw("datacenter"), "default");
+        ServerConfig.InstanceConfig instance = instance();
+        ServerConfig.DashboardConfig dashboard = new ServerConfig.DashboardConfig(bool(true, "dashboard.enabled"),
+                dashboardPath());
+        ServerConfig.KeyReport keys = keyReport();
+        if ("true".equalsIgnoreCase(strict)) {
+            keys.unknown().forEach(n -> problems.add("unknown setting " + n.key() + " (" + n.note()
+                    + "; muster.config.strict=true makes unknown settings fatal)"));
+        }
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(problems);
         }
         return new ServerConfig(eviction, selfPreservation, cache, delta, startup, peers, security, environment,
-                dataCenter);
+                dataCenter, instance, dashboard, keys);
+    }
+
+    /**
+     * How this node registers itself with its peers. The app name follows Spring Cloud: {@code
+     * eureka.instance.appname}, else {@code spring.application.name}, else Spring's default "UNKNOWN", so a node
+     * configured like the Spring servers of its cluster joins their application and they count it as a replica.
+     */
+    private ServerConfig.InstanceConfig instance() {
+        String app = blankToNull(raw("instance.appname"), springApplicationName);
+        return new ServerConfig.InstanceConfig(app == null ? "UNKNOWN" : app.toUpperCase(Locale.ROOT),
+                blankToNull(raw("instance.instanceId")), blankToNull(raw("instance.hostname")),
+                blankToNull(raw("instance.ipAddress")), bool(false, "instance.preferIpAddress"),
+                bool(true, "client.registerWithEureka"));
+    }
+
+    private String dashboardPath() {
+        String path = orDefault(raw("dashboard.path"), "/");
+        if (!path.matches("/[A-Za-z0-9._~/-]*")) {
+            problems.add(origins.get("dashboard.path") + "=" + path + " (expected a path starting with /)");
+            return "/";
+        }
+        return path;
+    }
+
+    /** Accounts for every key given: used, without effect here, or unknown with the closest known key. */
+    private ServerConfig.KeyReport keyReport() {
+        List<ServerConfig.KeyNote> unknown = new ArrayList<>();
+        List<ServerConfig.KeyNote> noEffect = new ArrayList<>();
+        Set<String> used = new java.util.HashSet<>();
+        consulted.forEach(c -> used.add(KnownKeys.normalize(c)));
+        List<String> candidates = new ArrayList<>(consulted);
+        values.keySet().stream().sorted().forEach(name -> {
+            if (used.contains(name) || KnownKeys.MAP_PREFIXES.stream().anyMatch(name::startsWith)) {
+                return;
+            }
+            String key = origins.get(name);
+            String reason = KnownKeys.NO_EFFECT.get(name);
+            if (reason != null) {
+                noEffect.add(new ServerConfig.KeyNote(key, "no effect in Muster: " + reason));
+                return;
+            }
+            String closest = KnownKeys.closest(name, candidates);
+            unknown.add(new ServerConfig.KeyNote(key, closest == null ? "not a setting Muster knows"
+                    : "did you mean " + spelledLike(key, closest) + "?"));
+        });
+        return new ServerConfig.KeyReport(unknown, noEffect);
+    }
+
+    /** The suggestion written with the prefix the operator used ({@code eureka.server.} or {@code eureka.}). */
+    private static String spelledLike(String key, String name) {
+        boolean clientOrInstance = name.startsWith("client.") || name.startsWith("instance.")
+                || name.startsWith("dashboard.");
+        String lower = key.toLowerCase(Locale.ROOT);
+        String prefix = !clientOrInstance && lower.startsWith("eureka.server.") ? "eureka.server." : "eureka.";
+        return prefix + name;
+    }
+
+    private String raw(String name) {
+        consulted.add(name);
+        return values.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    private static String orDefault(String value, String fallback) {
+        return value == null || value.isBlank() ? fallback : value;
     }
 
     /**
@@ -109,6 +205,7 @@ public final class ConfigLoader {
      */
     private List<String> serviceUrls() {
         List<String> urls = new ArrayList<>();
+        consulted.add("client.serviceUrl.defaultZone");
         for (String first : List.of("client.serviceurl.defaultzone", "serviceurl.default")) {
             urls.addAll(list(values.getOrDefault(first, "")));
         }
@@ -146,6 +243,7 @@ public final class ConfigLoader {
     }
 
     private <T> T get(T fallback, Function<String, T> parse, String[] names, String expected) {
+        consulted.addAll(List.of(names));
         for (String name : names) {
             String key = name.toLowerCase(Locale.ROOT);
             String raw = values.get(key);

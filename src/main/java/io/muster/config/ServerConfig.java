@@ -6,7 +6,8 @@ import java.util.List;
 /** Settings for the whole server, loaded once at start-up. Durations, never raw milliseconds. */
 public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfPreservation,
                            ResponseCacheConfig responseCache, DeltaConfig delta, StartupConfig startup,
-                           PeerConfig peers, SecurityConfig security, String environment, String dataCenter) {
+                           PeerConfig peers, SecurityConfig security, String environment, String dataCenter,
+                           InstanceConfig instance, DashboardConfig dashboard, KeyReport keys) {
 
     /**
      * Roles for peers and admins are always required; client authentication is off unless switched on.
@@ -33,16 +34,51 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
     public record DeltaConfig(Duration retention, Duration purgeInterval, boolean disabled) {
     }
 
-    public record StartupConfig(Duration waitWhenSyncEmpty, int syncRetries, Duration syncRetryWait) {
+    /**
+     * The start-up sync and the read gate. {@code syncRetryWait}: between background sync attempts while every
+     * peer is unreachable. {@code expectedClientsBeforeSync}: the expected-client count until a sync succeeds
+     * (Spring's {@code expectedNumberOfClientsSendingRenews}). {@code defaultOpenForTrafficCount}: when the sync
+     * copied nothing, open as if this many instances had been copied; above 0 reads are never held back
+     * (Spring's meaning; Spring's default is 1, Muster's 0).
+     */
+    public record StartupConfig(Duration waitWhenSyncEmpty, Duration syncRetryWait, int expectedClientsBeforeSync,
+                                int defaultOpenForTrafficCount) {
+    }
+
+    /**
+     * This node as an instance, registered in its own registry (and so replicated to its peers) when it has peers,
+     * as a Eureka server's embedded client does. Null fields are found at start-up.
+     */
+    public record InstanceConfig(String appName, String instanceId, String hostName, String ipAddress,
+                                 boolean preferIpAddress, boolean registerWithPeers) {
+    }
+
+    /** Spring Cloud's {@code eureka.dashboard.enabled} and {@code eureka.dashboard.path}. */
+    public record DashboardConfig(boolean enabled, String path) {
+    }
+
+    /** A configuration key as written, and what Muster makes of it. */
+    public record KeyNote(String key, String note) {
+    }
+
+    /** Keys given that Muster does not know (with the closest known key), and keys it knows to have no effect. */
+    public record KeyReport(List<KeyNote> unknown, List<KeyNote> noEffect) {
+        public KeyReport {
+            unknown = List.copyOf(unknown);
+            noEffect = List.copyOf(noEffect);
+        }
     }
 
     /**
      * Peers: service URLs as configured (they may carry credentials; never log them), an optional URL whose host
      * is a DNS name re-resolved to one peer per address, and this node's own URL when it cannot be inferred.
+     * {@code minAvailableForHealthy}: Eureka's {@code minAvailableInstancesForPeerReplication} (-1: no health
+     * verdict). {@code syncWhenTimestampDiffers}: adopt a peer's newer copy when it answers a heartbeat with 409.
      */
     public record PeerConfig(List<String> serviceUrls, String dnsUrl, String myUrl, Duration updateInterval,
                              Duration connectTimeout, Duration readTimeout, int batchSize, Duration batchDelay,
-                             int maxPending, Duration maxTimeForReplication) {
+                             int maxPending, Duration maxTimeForReplication, int minAvailableForHealthy,
+                             boolean syncWhenTimestampDiffers) {
         public PeerConfig {
             serviceUrls = List.copyOf(serviceUrls);
         }

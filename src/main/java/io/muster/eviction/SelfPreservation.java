@@ -5,6 +5,9 @@ import io.muster.registry.InstanceRegistry;
 import io.muster.registry.RegistryChange;
 import io.muster.registry.RegistryListener;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
 /**
  * Eureka's self-preservation: when renewals in the last minute fall to or below a threshold derived from the
  * number of clients expected to renew, the server assumes a network problem rather than mass death and stops
@@ -23,6 +26,7 @@ public final class SelfPreservation implements RegistryListener {
     private final Object lock = new Object();
     private volatile int expectedClients;
     private volatile int threshold;
+    private volatile Instant measuringFrom;
 
     public SelfPreservation(SelfPreservationConfig config, InstanceRegistry registry) {
         this.config = config;
@@ -35,6 +39,26 @@ public final class SelfPreservation implements RegistryListener {
             expectedClients = Math.max(0, count);
             recompute();
         }
+    }
+
+    /**
+     * The renewal count starts again from here (start-up, or a sync that brought in instances): until it covers a
+     * whole minute, "few renewals" means "not measured yet", not "clients are gone".
+     */
+    public void measureFrom(Instant now) {
+        measuringFrom = now;
+    }
+
+    /** When the renewal count will first cover a whole minute since {@link #measureFrom}, or null if it does. */
+    public Instant measuringUntil(Instant now) {
+        Instant from = measuringFrom;
+        if (from == null) {
+            return null;
+        }
+        // the count reports the previous whole clock minute: the first one after `from` ends two minutes after
+        // the start of from's minute
+        Instant until = from.truncatedTo(ChronoUnit.MINUTES).plus(2, ChronoUnit.MINUTES);
+        return now.isBefore(until) ? until : null;
     }
 
     @Override

@@ -66,8 +66,11 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
         return !config.serviceUrls().isEmpty() || config.dnsUrl() != null;
     }
 
-    /** Recomputes the peer list from configuration and DNS; new peers get a node, vanished ones are closed. */
-    public void refresh() {
+    /**
+     * Recomputes the peer list from configuration and DNS; new peers get a node, vanished ones are closed. Returns
+     * how many peers were added.
+     */
+    public int refresh() {
         synchronized (refreshLock) {
             Map<String, PeerUrl> wanted = new LinkedHashMap<>();
             for (PeerUrl url : candidates()) {
@@ -89,6 +92,7 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
                 next.add(new PeerNode(url, clients.apply(url), registry, clock, settings));
             }
             nodes = List.copyOf(next);
+            return wanted.size();
         }
     }
 
@@ -159,11 +163,12 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
     }
 
     /**
-     * Copies the registry from the first peer that answers, retrying while no peer answers. Returns how many
-     * instances were copied.
+     * One round of the registry sync: copies the registry from the first peer that serves it.
+     *
+     * @param quiet true for background retries (failures logged at FINE)
      */
-    public int syncUp(int retries, Duration wait) throws InterruptedException {
-        return new RegistrySync(registry).copyFromPeers(nodes, retries, wait);
+    public SyncResult syncUp(boolean quiet) {
+        return new RegistrySync(registry).copyFromPeers(nodes, quiet);
     }
 
     public List<PeerNode.Status> statuses() {

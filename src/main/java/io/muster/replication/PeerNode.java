@@ -19,7 +19,7 @@ import java.util.logging.Logger;
 /**
  * One peer: its task batcher, its HTTP client, and what happened lately. Handles the per-item answers as Eureka
  * does: a heartbeat the peer does not know (404) becomes a registration; a heartbeat the peer has a newer copy of
- * (409) makes this node adopt the peer's copy.
+ * (409) makes this node adopt the peer's copy (unless {@code syncWhenTimestampDiffers} is false).
  *
  * <p>Thread safety: tasks are offered from any thread; batches are processed on the batcher's worker thread; the
  * status fields are volatile.
@@ -33,6 +33,7 @@ public final class PeerNode implements AutoCloseable {
     private final Clock clock;
     private final Duration registerTtl;
     private final TaskBatcher batcher;
+    private final boolean syncWhenTimestampDiffers;
     private volatile Instant lastSuccess;
     private volatile String lastError;
     private volatile boolean reachable = true;
@@ -43,6 +44,7 @@ public final class PeerNode implements AutoCloseable {
         this.registry = registry;
         this.clock = clock;
         this.registerTtl = settings.taskTtl();
+        this.syncWhenTimestampDiffers = settings.syncWhenTimestampDiffers();
         this.batcher = new TaskBatcher("muster-replication-" + url.base().getHost() + ":" + url.port(),
                 settings.maxPending(), settings.batchSize(), settings.batchDelay(), clock, this::process);
     }
@@ -94,7 +96,7 @@ public final class PeerNode implements AutoCloseable {
         if (result.statusCode() == 404) {
             registry.lease(task.app(), task.id()).ifPresent(lease -> batcher.offer(
                     new ReplicationTask.Register(lease.instance(), clock.instant().plus(registerTtl))));
-        } else if (result.statusCode() == 409 && result.responseEntity() != null) {
+        } else if (result.statusCode() == 409 && result.responseEntity() != null && syncWhenTimestampDiffers) {
             InstanceInfo theirs = result.responseEntity();
             registry.register(theirs, Origin.PEER);
         }

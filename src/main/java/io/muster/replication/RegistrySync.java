@@ -5,16 +5,18 @@ import io.muster.model.Applications;
 import io.muster.model.InstanceInfo;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Origin;
+import io.muster.registry.TrafficGate.SyncOutcome;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.List;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The start-up copy of the registry from a peer. Departure from Eureka: it retries only while no peer answers at
- * all; a peer that answers with an empty registry is a definite answer (the cluster is empty) and waiting longer
- * would only delay the start.
+ * One round of copying the registry from a peer: the first peer that serves its registry is copied. Departure from
+ * Eureka: a peer that answers with an empty registry is a definite answer (the cluster is empty), and so is a
+ * peer answering 403 (it is itself waiting for its peers: the cluster is starting together). Only when no peer
+ * answers at all is the round a failure; the caller retries in the background instead of blocking the start.
  */
 final class RegistrySync {
     private static final Logger LOG = Logger.getLogger(RegistrySync.class.getName());
@@ -24,31 +26,38 @@ final class RegistrySync {
         this.registry = registry;
     }
 
-    int copyFromPeers(List<PeerNode> peers, int retries, Duration wait) throws InterruptedException {
+    /** @param quiet true for background retries: failures are then logged at FINE, not every 2 s as warnings */
+    SyncResult copyFromPeers(List<PeerNode> peers, boolean quiet) {
         if (peers.isEmpty()) {
-            return 0;
+            return new SyncResult(SyncOutcome.NO_PEERS, 0, null);
         }
-        for (int attempt = 0; attempt <= retries; attempt++) {
-            for (PeerNode peer : peers) {
-                try {
-                    Applications apps = peer.client().fetchRegistry();
-                    int copied = 0;
-                    for (Application app : apps.applications()) {
-                        for (InstanceInfo instance : app.instances()) {
-                            registry.register(instance, Origin.PEER);
-                            copied++;
-                        }
+        PeerNode starting = null;
+        for (PeerNode peer : peers) {
+            try {
+                Applications apps = peer.client().fetchRegistry();
+                int copied = 0;
+                for (Application app : apps.applications()) {
+                    for (InstanceInfo instance : app.instances()) {
+                        registry.register(instance, Origin.PEER);
+                        copied++;
                     }
-                    LOG.info("Muster: synced " + copied + " instances from peer " + peer.url());
-                    return copied;
-                } catch (IOException | RuntimeException e) {
-                    LOG.warning("Muster: cannot sync from peer " + peer.url() + ": " + e.getMessage());
                 }
-            }
-            if (attempt < retries) {
-                Thread.sleep(wait.toMillis());
+                LOG.info("Muster: synced " + copied + " instances from peer " + peer.url());
+                return new SyncResult(SyncOutcome.PEER_ANSWERED, copied, peer.url().toString());
+            } catch (PeerClient.StatusException e) {
+                if (e.status == 403) {
+                    starting = starting == null ? peer : starting;   // it may be the only one: keep asking others
+                }
+                LOG.log(quiet ? Level.FINE : Level.WARNING, "Muster: cannot sync from peer " + peer.url() + ": "
+                        + e.getMessage() + (e.status == 403 ? " (the peer is waiting for its own peers)" : ""));
+            } catch (IOException | RuntimeException e) {
+                LOG.log(quiet ? Level.FINE : Level.WARNING, "Muster: cannot sync from peer " + peer.url() + ": "
+                        + e);
             }
         }
-        return 0;
+        if (starting != null) {
+            return new SyncResult(SyncOutcome.PEER_ANSWERED, 0, starting.url().toString());
+        }
+        return new SyncResult(SyncOutcome.EVERY_PEER_UNREACHABLE, 0, null);
     }
 }

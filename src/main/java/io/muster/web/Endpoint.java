@@ -26,6 +26,8 @@ public enum Endpoint {
     VIP(CLIENT, "vips"),
     SECURE_VIP(CLIENT, "svips"),
     EUREKA_STATUS(CLIENT, "status"),
+    STATUS_OVERRIDES(CLIENT, "serverinfo"),
+    ASG_STATUS(CLIENT, "asg"),
     REPLICATION_BATCH(PEER, "peerreplication"),
     HEALTH(OPEN, "health"),
     METRICS(OPEN, "metrics"),

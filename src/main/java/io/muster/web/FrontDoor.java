@@ -32,12 +32,18 @@ public final class FrontDoor implements Filter {
     private final boolean clientAuthRequired;
     private final FastPaths fastPaths;
     private final MusterMetrics metrics;
+    private final DashboardPlacement dashboard;
 
-    /** @param fastPaths false sends every request through Jersey (to compare the two roads) */
-    public FrontDoor(Api api, boolean clientAuthRequired, boolean fastPaths, MusterMetrics metrics) {
+    /**
+     * @param fastPaths     false sends every request through Jersey (to compare the two roads)
+     * @param dashboardPath where the dashboard's page is ({@code /} by default); null when there is no dashboard
+     */
+    public FrontDoor(Api api, boolean clientAuthRequired, boolean fastPaths, String dashboardPath,
+                     MusterMetrics metrics) {
         this.clientAuthRequired = clientAuthRequired;
         this.fastPaths = fastPaths ? new FastPaths(api) : null;
         this.metrics = metrics;
+        this.dashboard = new DashboardPlacement(dashboardPath != null, dashboardPath);
     }
 
     @Override
@@ -47,7 +53,7 @@ public final class FrontDoor implements Filter {
         HttpServletRequest req = (HttpServletRequest) request;
         HttpServletResponse rsp = (HttpServletResponse) response;
         String method = req.getMethod();
-        Route route = Router.classify(method, normalizedPath(req));
+        Route route = dashboard.classify(method, normalizedPath(req));
         try {
             serve(route, method, req, rsp, chain);
         } catch (RuntimeException | ServletException e) {

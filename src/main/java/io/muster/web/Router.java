@@ -69,6 +69,10 @@ public final class Router {
             case "vips" -> n == 2 ? get(m, Endpoint.VIP, s, null, null, s.get(1)) : Route.NOT_FOUND;
             case "svips" -> n == 2 ? get(m, Endpoint.SECURE_VIP, s, null, null, s.get(1)) : Route.NOT_FOUND;
             case "status" -> n == 1 ? get(m, Endpoint.EUREKA_STATUS, s, null, null, null) : Route.NOT_FOUND;
+            case "serverinfo" -> n == 2 && s.get(1).equals("statusoverrides")
+                    ? get(m, Endpoint.STATUS_OVERRIDES, s, null, null, null) : Route.NOT_FOUND;
+            case "asg" -> n == 3 && s.get(2).equals("status")
+                    ? only(m, "PUT", Endpoint.ASG_STATUS, s) : Route.NOT_FOUND;
             case "peerreplication" -> n == 2 && s.get(1).equals("batch")
                     ? only(m, "POST", Endpoint.REPLICATION_BATCH, s) : Route.NOT_FOUND;
             default -> Route.NOT_FOUND;

@@ -63,8 +63,9 @@ class LifecycleIT {
 
     @Deployment(name = "gated", managed = false, testable = false)
     static WebArchive gated() {
+        // myUrl: the deployed node does not know its port, and would take a local URL with its context for itself
         return packaged("gated", Map.of("eureka.client.serviceUrl.defaultZone", "http://127.0.0.1:1/eureka/",
-                "eureka.server.numberRegistrySyncRetries", "0",
+                "eureka.server.myUrl", "http://muster-under-test:8080/eureka/",
                 "eureka.server.waitTimeInMsWhenSyncEmpty", "60000"));
     }
 
@@ -189,7 +190,7 @@ class LifecycleIT {
     }
 
     @Test
-    void readsAnswer403AfterAnEmptySyncWhileWritesWork() {
+    void readsAnswer403WhileEveryPeerIsUnreachableAndWritesWork() {
         deployer.deploy("gated");
         try {
             Http http = new Http(BASE + "gated/");

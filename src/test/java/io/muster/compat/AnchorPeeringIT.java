@@ -14,12 +14,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A Muster node peered with a stock Spring Cloud Netflix Eureka Server (the anchor under ../shared/anchor, built
- * and started by its own script): writes on either side reach the other. Skipped where the anchor is not
- * available (set -Danchor.dir to point at it).
+ * and started by its own script): writes on either side reach the other, and each lists the other as an available
+ * replica (Eureka's rule: an instance of the server's own application whose host name is the peer URL's host, so
+ * both register themselves, under one application name, with the host names the other's URL uses: the anchor as
+ * {@code localhost}, Muster as {@code 127.0.0.1}). Skipped where the anchor is not available (set -Danchor.dir to
+ * point at it). Ports 39131-39132, apart from the other ITs.
  */
 class AnchorPeeringIT {
-    private static final int MUSTER_PORT = 18121;
-    private static final int ANCHOR_PORT = 18122;
+    private static final int MUSTER_PORT = 39131;
+    private static final int ANCHOR_PORT = 39132;
     private static Process anchor;
     private static ChildServer muster;
 
@@ -30,11 +33,13 @@ class AnchorPeeringIT {
         anchor = new ProcessBuilder(new File(dir, "run.sh").getAbsolutePath(), Integer.toString(ANCHOR_PORT),
                 "--eureka.client.service-url.defaultZone=http://" + ChildServer.PEER + ":" + ChildServer.PEER_PASSWORD
                         + "@127.0.0.1:" + MUSTER_PORT + "/eureka/",
-                "--eureka.instance.hostname=anchor-peer", "--eureka.server.use-read-only-response-cache=false")
+                // localhost, not 127.0.0.1: Eureka takes a peer URL whose host is its own host name for itself
+                "--eureka.instance.hostname=localhost", "--eureka.client.register-with-eureka=true",
+                "--eureka.server.registry-sync-retries=0", "--eureka.server.use-read-only-response-cache=false")
                 .redirectErrorStream(true).redirectOutput(new File("target/anchor-peering.log")).start();
         muster = ChildServer.start(MUSTER_PORT,
-                "-Deureka.client.serviceUrl.defaultZone=http://127.0.0.1:" + ANCHOR_PORT + "/eureka/",
-                "-Deureka.server.numberRegistrySyncRetries=0", "-Deureka.server.waitTimeInMsWhenSyncEmpty=0");
+                "-Deureka.client.serviceUrl.defaultZone=http://localhost:" + ANCHOR_PORT + "/eureka/",
+                "-Dspring.application.name=anchor-eureka", "-Deureka.instance.hostname=127.0.0.1");
         Http a = new Http("http://127.0.0.1:" + ANCHOR_PORT + "/eureka/");
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);   // the first run builds the anchor
         while (true) {
@@ -89,6 +94,30 @@ class AnchorPeeringIT {
         awaitStatus(m, "apps/FROM-MUSTER/m-1", 404);
         assertThat(m.delete("apps/FROM-ANCHOR/s-1").status()).isEqualTo(200);
         awaitStatus(a, "apps/FROM-ANCHOR/s-1", 404);
+    }
+
+    @Test
+    void eachListsTheOtherAsAnAvailableReplica() throws Exception {
+        Http m = new Http(muster.baseUrl);
+        Http a = new Http("http://127.0.0.1:" + ANCHOR_PORT + "/eureka/");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        String musterView = m.getJson("status").body();
+        String anchorView = a.get("status", "Accept", "application/xml").body();
+        while (!(element(musterView, "\"available-replicas\":\"([^\"]*)\"").contains(":" + ANCHOR_PORT + "/eureka/")
+                && element(anchorView, "<available-replicas>([^<]*)<").contains(":" + MUSTER_PORT + "/eureka/"))) {
+            assertThat(System.nanoTime()).as("each lists the other as available; Muster: " + musterView
+                    + "; anchor: " + anchorView).isLessThan(deadline);
+            Thread.sleep(1000);
+            musterView = m.getJson("status").body();
+            anchorView = a.get("status", "Accept", "application/xml").body();
+        }
+        assertThat(element(musterView, "\"unavailable-replicas\":\"([^\"]*)\"")).isEmpty();
+        assertThat(element(anchorView, "<unavailable-replicas>([^<]*)<")).isEmpty();
+    }
+
+    private static String element(String doc, String regex) {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile(regex).matcher(doc);
+        return matcher.find() ? matcher.group(1) : "";
     }
 
     private static void awaitStatus(Http node, String path, int status) throws InterruptedException {

@@ -24,18 +24,51 @@ final class ChildServer implements AutoCloseable {
 
     private final Process process;
     final String baseUrl;
+    /** System.nanoTime() when the child reported that it serves. */
+    final long readyAt;
 
-    private ChildServer(Process process, String baseUrl) {
+    private ChildServer(Process process, String baseUrl, long readyAt) {
         this.process = process;
         this.baseUrl = baseUrl;
+        this.readyAt = readyAt;
     }
 
     static ChildServer start(int port, String... systemProperties) throws Exception {
+        return start("-Dport=", port, systemProperties);
+    }
+
+    /**
+     * A child whose application is not told its port (no {@code -Dport}), as on a container where nothing says it:
+     * the server then learns the port from its first request.
+     */
+    static ChildServer startWithoutPortHint(int port, String... systemProperties) throws Exception {
+        return start("-Dembedded.port=", port, systemProperties);
+    }
+
+    /** Starts several children at once (as a cluster is started), each with its own settings. */
+    static List<ChildServer> startTogether(int[] ports, String... systemProperties) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(ports.length);
+        try {
+            List<java.util.concurrent.Future<ChildServer>> futures = new ArrayList<>();
+            for (int port : ports) {
+                futures.add(pool.submit(() -> start(port, systemProperties)));
+            }
+            List<ChildServer> servers = new ArrayList<>();
+            for (java.util.concurrent.Future<ChildServer> f : futures) {
+                servers.add(f.get(5, TimeUnit.MINUTES));
+            }
+            return servers;
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static ChildServer start(String portArgument, int port, String... systemProperties) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(List.of(System.getProperty("payara.jvm.flags").trim().split("\\s+")));
         cmd.addAll(List.of(systemProperties));
-        cmd.addAll(List.of("-Xmx512m", "-Dport=" + port, "-Dmuster.users=" + ADMIN + ":" + ADMIN_PASSWORD
+        cmd.addAll(List.of("-Xmx512m", portArgument + port, "-Dmuster.users=" + ADMIN + ":" + ADMIN_PASSWORD
                         + ":eureka-admin," + PEER + ":" + PEER_PASSWORD + ":eureka-peer," + CLIENT + ":" + CLIENT_PASSWORD
                         + ":eureka-client", "-Dpayara.domain.xml=" + System.getProperty("payara.domain.xml"),
                 "-cp", System.getProperty("payara.embedded.jar"),
@@ -59,7 +92,7 @@ final class ChildServer implements AutoCloseable {
                 }, "child-server-drain");
                 drain.setDaemon(true);
                 drain.start();
-                return new ChildServer(p, "http://127.0.0.1:" + port + "/eureka/");
+                return new ChildServer(p, "http://127.0.0.1:" + port + "/eureka/", System.nanoTime());
             }
         }
         p.destroyForcibly();

@@ -26,8 +26,9 @@ class ClusterIT {
     private static final List<ChildServer> started = new ArrayList<>();
 
     static ChildServer node(int index) throws Exception {
+        // the nodes do not register themselves: this test counts what each node sends to its peers
         ChildServer s = ChildServer.start(PORTS[index], "-Deureka.client.serviceUrl.defaultZone=" + PEERS,
-                "-Deureka.server.numberRegistrySyncRetries=0", "-Deureka.server.waitTimeInMsWhenSyncEmpty=0");
+                "-Deureka.server.waitTimeInMsWhenSyncEmpty=0", "-Deureka.client.registerWithEureka=false");
         started.add(s);
         return s;
     }

@@ -178,7 +178,8 @@ class DashboardIT {
         browser.get(preserving.baseUrl);
         WebElement banner = browser.findElement(By.id("banner"));
         waitUpTo(15).until(d -> banner.isDisplayed());
-        assertThat(banner.getText()).contains("EMERGENCY", "Self-preservation is on");
+        // within the first renewal minute after the start the count is not a measurement yet: no emergency
+        assertThat(banner.getText()).contains("Measuring renewals").doesNotContain("EMERGENCY");
         assertThat(textOf("#preservation"))
                 .contains("Expected clients", "20", "Threshold", "34");
         shot("dashboard-self-preservation");

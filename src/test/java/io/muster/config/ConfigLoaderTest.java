@@ -47,4 +47,72 @@ class ConfigLoaderTest {
                 .hasMessageContaining("eureka.server.renewalPercentThreshold=1.5")
                 .hasMessageContaining("eureka.server.evictionIntervalTimerInMs=-1");
     }
+
+    @Test
+    void unknownKeysAreReportedWithTheClosestKnownKeyInTheOperatorsSpelling() {
+        ServerConfig c = ConfigLoader.load(List.of(Map.of(
+                "eureka.server.enableSelfPreservaton", "false",
+                "eureka.client.registerWithEureke", "false",
+                "eureka.server.totallyMadeUp", "1",
+                "eureka.client.serviceUrl.defaultZone", "http://localhost:8761/eureka/",
+                "eureka.instance.metadataMap.zone", "a",
+                "eureka.server.numberRegistrySyncRetries", "0",
+                "unrelated.key", "x")));
+        assertThat(c.selfPreservation().enabled()).as("the typo changes nothing").isTrue();
+        assertThat(c.keys().unknown()).extracting(ServerConfig.KeyNote::key, ServerConfig.KeyNote::note)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple("eureka.server.enableSelfPreservaton",
+                                "did you mean eureka.server.enableSelfPreservation?"),
+                        org.assertj.core.groups.Tuple.tuple("eureka.client.registerWithEureke",
+                                "did you mean eureka.client.registerWithEureka?"),
+                        org.assertj.core.groups.Tuple.tuple("eureka.server.totallyMadeUp",
+                                "not a setting Muster knows"));
+        assertThat(c.keys().noEffect()).singleElement()
+                .satisfies(n -> assertThat(n.key()).isEqualTo("eureka.server.numberRegistrySyncRetries"));
+    }
+
+    @Test
+    void strictModeMakesUnknownKeysFatalAndNamesEach() {
+        assertThatThrownBy(() -> ConfigLoader.load(List.of(Map.of("muster.config.strict", "true",
+                "eureka.server.enableSelfPreservaton", "false", "eureka.server.evictionIntervalTimerInMs", "1000"))))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("unknown setting eureka.server.enableSelfPreservaton")
+                .hasMessageContaining("did you mean eureka.server.enableSelfPreservation?");
+        assertThat(ConfigLoader.load(List.of(Map.of("muster.config.strict", "true",
+                "eureka.server.evictionIntervalTimerInMs", "1000"))).eviction().interval())
+                .as("known keys pass in strict mode").isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void springAndEurekaSettingsCarriedOverAreHonoured() {
+        ServerConfig defaults = ConfigLoader.load(List.of());
+        assertThat(defaults.startup().defaultOpenForTrafficCount()).isZero();
+        assertThat(defaults.startup().expectedClientsBeforeSync()).isZero();
+        assertThat(defaults.peers().minAvailableForHealthy()).isEqualTo(-1);
+        assertThat(defaults.peers().syncWhenTimestampDiffers()).isTrue();
+        assertThat(defaults.dashboard()).isEqualTo(new ServerConfig.DashboardConfig(true, "/"));
+        assertThat(defaults.instance().appName()).as("Spring's default app name").isEqualTo("UNKNOWN");
+        assertThat(defaults.instance().registerWithPeers()).isTrue();
+        assertThat(defaults.keys().unknown()).isEmpty();
+
+        ServerConfig c = ConfigLoader.load(List.of(Map.of(
+                "eureka.instance.registry.expectedNumberOfClientsSendingRenews", "3",
+                "eureka.instance.registry.default-open-for-traffic-count", "1",
+                "eureka.server.minAvailableInstancesForPeerReplication", "2",
+                "eureka.server.syncWhenTimestampDiffers", "false",
+                "eureka.dashboard.path", "/ui",
+                "eureka.dashboard.enabled", "false",
+                "spring.application.name", "eureka-server",
+                "eureka.client.register-with-eureka", "false")));
+        assertThat(c.startup().expectedClientsBeforeSync()).isEqualTo(3);
+        assertThat(c.startup().defaultOpenForTrafficCount()).isEqualTo(1);
+        assertThat(c.peers().minAvailableForHealthy()).isEqualTo(2);
+        assertThat(c.peers().syncWhenTimestampDiffers()).isFalse();
+        assertThat(c.dashboard()).isEqualTo(new ServerConfig.DashboardConfig(false, "/ui"));
+        assertThat(c.instance().appName()).isEqualTo("EUREKA-SERVER");
+        assertThat(c.instance().registerWithPeers()).isFalse();
+        assertThat(c.keys().unknown()).isEmpty();
+        assertThat(ConfigLoader.load(List.of(Map.of("spring.application.name", "a",
+                "eureka.instance.appname", "b"))).instance().appName()).as("Spring: appname wins").isEqualTo("B");
+    }
 }

@@ -80,8 +80,9 @@ public final class RunEmbedded {
         }
     }
 
+    /** {@code -Dembedded.port} sets the port without telling the application (tests of port discovery). */
     private static int port() {
-        String p = System.getProperty("port");
+        String p = System.getProperty("embedded.port", System.getProperty("port"));
         if (p == null || p.isBlank()) {
             p = System.getenv("PORT");
         }

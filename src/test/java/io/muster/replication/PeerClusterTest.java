@@ -9,6 +9,7 @@ import io.muster.model.ReplicationItem;
 import io.muster.model.ReplicationResult;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Origin;
+import io.muster.registry.TrafficGate.SyncOutcome;
 import io.muster.testing.Instances;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -238,25 +239,58 @@ class PeerClusterTest {
     }
 
     @Test
-    void syncCopiesThePeersRegistry() throws Exception {
+    void syncCopiesThePeersRegistry() {
         cluster();
         peer.registry = new Applications(1, "UP_2_", List.of(new Application("B",
                 List.of(Instances.up("B", "b-1"), Instances.up("B", "b-2")))));
-        assertThat(cluster.syncUp(0, Duration.ZERO)).isEqualTo(2);
+        SyncResult sync = cluster.syncUp(false);
+        assertThat(sync.outcome()).isEqualTo(SyncOutcome.PEER_ANSWERED);
+        assertThat(sync.copied()).isEqualTo(2);
         assertThat(registry.instance("B", "b-2")).isPresent();
         assertThat(peer.batches).as("copied instances are not sent back").isEmpty();
     }
 
     @Test
-    void syncRetriesOnlyWhileNoPeerAnswers() throws Exception {
+    void aPeerAnsweringWithAnEmptyRegistryIsASuccessfulSync() {
         cluster();
-        peer.failWith = new IOException("down");
-        long t0 = System.nanoTime();
-        assertThat(cluster.syncUp(2, Duration.ofMillis(50))).isZero();
-        assertThat((System.nanoTime() - t0) / 1_000_000).isGreaterThanOrEqualTo(100);
-        peer.failWith = null;
-        t0 = System.nanoTime();
-        assertThat(cluster.syncUp(2, Duration.ofSeconds(30))).as("an empty answer is final").isZero();
-        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(5_000);
+        SyncResult sync = cluster.syncUp(false);
+        assertThat(sync.outcome()).isEqualTo(SyncOutcome.PEER_ANSWERED);
+        assertThat(sync.copied()).isZero();
+    }
+
+    @Test
+    void aPeerThatIsItselfWaitingForItsPeersCountsAsAnswered() {
+        cluster();
+        peer.failWith = new PeerClient.StatusException(403);
+        assertThat(cluster.syncUp(false).outcome()).as("cluster starting together")
+                .isEqualTo(SyncOutcome.PEER_ANSWERED);
+    }
+
+    @Test
+    void onlyWhenNoPeerAnswersIsTheSyncUnreachable() {
+        cluster();
+        peer.failWith = new ConnectException("refused");
+        assertThat(cluster.syncUp(false).outcome()).isEqualTo(SyncOutcome.EVERY_PEER_UNREACHABLE);
+        peer.failWith = new PeerClient.StatusException(404);   // a container up but the application not yet
+        assertThat(cluster.syncUp(true).outcome()).isEqualTo(SyncOutcome.EVERY_PEER_UNREACHABLE);
+    }
+
+    @Test
+    void aStandaloneNodeWhoseOnlyUrlIsItsOwnHasNoPeersToWaitFor() {
+        cluster("eureka.client.serviceUrl.defaultZone", "http://localhost:8761/eureka/");
+        assertThat(cluster.nodes()).isEmpty();
+        assertThat(cluster.syncUp(false).outcome()).isEqualTo(SyncOutcome.NO_PEERS);
+    }
+
+    @Test
+    void aNodeThatDoesNotKnowItsPortTakesLocalUrlsWithItsContextForItselfUntilItLearnsThePort() {
+        LocalNode self = new LocalNode("/eureka", null, Set.of());
+        PeerConfig config = ConfigLoader.load(List.of(Map.of("eureka.client.serviceUrl.defaultZone",
+                "http://127.0.0.1:8761/eureka/,http://127.0.0.1:8762/eureka/"))).peers();
+        cluster = new PeerCluster(config, self, registry, Clock.systemUTC(), url -> peer, PeerDns.SYSTEM);
+        assertThat(cluster.refresh()).isZero();
+        assertThat(self.learnPort(8761)).isTrue();
+        assertThat(cluster.refresh()).as("the other port is a peer once this node knows its own").isEqualTo(1);
+        assertThat(cluster.nodes()).singleElement().satisfies(n -> assertThat(n.url().port()).isEqualTo(8762));
     }
 }

@@ -1,0 +1,131 @@
+package io.muster.bootstrap;
+
+import io.muster.config.ServerConfig.StartupConfig;
+import io.muster.eviction.SelfPreservation;
+import io.muster.registry.TrafficGate;
+import io.muster.registry.TrafficGate.SyncOutcome;
+import io.muster.replication.LocalNode;
+import io.muster.replication.PeerCluster;
+import io.muster.replication.SyncResult;
+
+import java.time.Clock;
+import java.util.concurrent.ScheduledFuture;
+import java.util.logging.Logger;
+
+/**
+ * The start-up sync and the read gate: copy the registry from a peer, open for traffic, and, only when not one peer
+ * could be reached, hold reads back while retrying in the background until a sync succeeds or the wait ends. Also
+ * syncs once from peers that appear later (a node that learns its own port only from its first request recognises
+ * its peers only then). Logs which case applied, in words an operator can act on.
+ *
+ * <p>Thread safety: {@link #start} runs on the deploying thread; everything after it on the scheduler's one thread.
+ */
+final class StartupSync {
+    private static final Logger LOG = Logger.getLogger(StartupSync.class.getName());
+
+    private final StartupConfig config;
+    private final PeerCluster peers;
+    private final TrafficGate gate;
+    private final SelfPreservation selfPreservation;
+    private final LocalNode self;
+    private final Clock clock;
+    private final int configuredUrls;
+    private volatile boolean synced;
+    private ScheduledFuture<?> retries;
+
+    StartupSync(StartupConfig config, PeerCluster peers, TrafficGate gate, SelfPreservation selfPreservation,
+                LocalNode self, Clock clock, int configuredUrls) {
+        this.config = config;
+        this.peers = peers;
+        this.gate = gate;
+        this.selfPreservation = selfPreservation;
+        this.self = self;
+        this.clock = clock;
+        this.configuredUrls = configuredUrls;
+    }
+
+    /** Resolves the peers, syncs once, opens the gate; schedules the retries when reads are held. */
+    SyncResult start(Scheduler scheduler) {
+        peers.refresh();
+        if (configuredUrls > 0 && !self.knowsItsPort()) {
+            LOG.info("Muster: this node does not know its port yet, so a URL on this machine with context "
+                    + self.contextPath() + " counts as this node until its first request; set eureka.server.myUrl "
+                    + "or -Dport to say which URL is this node");
+        }
+        selfPreservation.expectClients(config.expectedClientsBeforeSync());
+        SyncResult sync = peers.syncUp(false);
+        synced = sync.outcome() == SyncOutcome.PEER_ANSWERED;
+        boolean held = gate.open(sync.outcome(), config.waitWhenSyncEmpty(), config.defaultOpenForTrafficCount() > 0);
+        if (!held) {
+            // Spring's openForTraffic(count): the copied instances, or defaultOpenForTrafficCount when none
+            selfPreservation.expectClients(sync.copied() > 0 ? sync.copied() : config.defaultOpenForTrafficCount());
+        }
+        selfPreservation.measureFrom(clock.instant());
+        LOG.info("Muster: " + describe(sync, held));
+        if (held) {
+            retries = scheduler.every("startup-sync-retry", config.syncRetryWait(), this::retry);
+        }
+        return sync;
+    }
+
+    private String describe(SyncResult sync, boolean held) {
+        int count = peers.nodes().size();
+        return switch (sync.outcome()) {
+            case NO_PEERS -> configuredUrls == 0 ? "no peers configured; serving reads at once"
+                    : "no peer besides this node (its own URL is not a peer); serving reads at once";
+            case PEER_ANSWERED -> sync.copied() > 0
+                    ? "copied " + sync.copied() + " instances from peer " + sync.peer() + "; serving reads at once"
+                    : "peer " + sync.peer() + " answered with nothing to copy (an empty or starting cluster); "
+                    + "serving reads at once";
+            case EVERY_PEER_UNREACHABLE -> held
+                    ? "none of the " + count + " peer(s) could be reached; reads answer 403 (clients ask another "
+                    + "server) until a sync succeeds (retried every " + config.syncRetryWait().toMillis()
+                    + " ms) or for at most " + config.waitWhenSyncEmpty().toSeconds() + " s"
+                    : "none of the " + count + " peer(s) could be reached; serving reads at once because "
+                    + (config.defaultOpenForTrafficCount() > 0 ? "defaultOpenForTrafficCount is "
+                    + config.defaultOpenForTrafficCount() : "waitTimeInMsWhenSyncEmpty is 0");
+        };
+    }
+
+    /** A background retry while reads are held. */
+    private void retry() {
+        if (!gate.isHoldingReads()) {
+            LOG.warning("Muster: no peer answered within " + config.waitWhenSyncEmpty().toSeconds()
+                    + " s; serving reads with what clients registered here since the start");
+            stopRetrying();
+            return;
+        }
+        SyncResult sync = peers.syncUp(true);
+        if (sync.outcome() != SyncOutcome.EVERY_PEER_UNREACHABLE) {
+            synced = sync.outcome() == SyncOutcome.PEER_ANSWERED;
+            gate.release();
+            selfPreservation.measureFrom(clock.instant());
+            LOG.info("Muster: reads open: " + describe(sync, false));
+            stopRetrying();
+        }
+    }
+
+    private void stopRetrying() {
+        if (retries != null) {
+            retries.cancel(false);
+        }
+    }
+
+    /**
+     * Recomputes the peer list (periodically, and when the node learns a port it serves on). Peers seen for the
+     * first time by a node that never synced are synced from at once: the node has been serving what it had.
+     */
+    void refreshPeers() {
+        int added = peers.refresh();
+        if (added > 0 && !synced && !gate.isHoldingReads()) {
+            SyncResult sync = peers.syncUp(false);
+            if (sync.outcome() == SyncOutcome.PEER_ANSWERED) {
+                synced = true;
+                if (sync.copied() > 0) {
+                    selfPreservation.measureFrom(clock.instant());
+                }
+                LOG.info("Muster: peers found after the start: " + describe(sync, false));
+            }
+        }
+    }
+}

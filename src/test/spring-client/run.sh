@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds (once) and starts the Spring Boot Eureka client in the foreground: ./run.sh PORT [--key=value ...]
+# Builds in SPRING_CLIENT_HOME (default $TMPDIR/muster-spring-client); the source folder may be read-only.
+set -euo pipefail
+src="$(cd "$(dirname "$0")" && pwd)"
+here="${SPRING_CLIENT_HOME:-${TMPDIR:-/tmp}/muster-spring-client}"
+mkdir -p "$here"
+cp -rp "$src/pom.xml" "$src/src" "$here"/
+port="${1:?usage: run.sh PORT [--key=value ...]}"
+shift
+jar="$here/target/spring-client.jar"
+if [ ! -f "$jar" ] || [ -n "$(find "$here/pom.xml" "$here/src" -newer "$jar" -print -quit)" ]; then
+  echo "[spring-client] building $jar ..." >&2
+  (cd "$here" && mvn -B -q -DskipTests package) >&2
+fi
+java_bin="java"
+[ -n "${JAVA_HOME:-}" ] && java_bin="$JAVA_HOME/bin/java"
+exec "$java_bin" -Xms64m -Xmx256m -jar "$jar" --server.port="$port" "$@"
