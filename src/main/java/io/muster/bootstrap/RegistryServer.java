@@ -42,7 +42,7 @@ public final class RegistryServer implements AutoCloseable {
     public RegistryServer(ServerConfig config, Clock clock, LocalNode self) {
         this.config = config;
         this.self = self;
-        this.registry = new InstanceRegistry(clock, config.delta().retention());
+        this.registry = new InstanceRegistry(clock, config.delta().retention(), config.limits());
         this.cache = new ResponseCache(registry, config.responseCache(), clock);
         this.selfPreservation = new SelfPreservation(config.selfPreservation(), registry);
         this.evictor = new Evictor(config.eviction(), config.selfPreservation().renewalPercentThreshold(), registry,
@@ -54,7 +54,8 @@ public final class RegistryServer implements AutoCloseable {
         registry.addListener(peers);
         StatusReport status = new StatusReport(registry, selfPreservation, evictor, cache, gate, clock,
                 config.environment(), config.dataCenter(), peers::statuses, settings(config));
-        this.metrics = new MusterMetrics(registry, selfPreservation, evictor, cache, peers::statuses);
+        this.metrics = new MusterMetrics(registry, selfPreservation, evictor, cache, peers::statuses,
+                config.metrics());
         registry.addListener(metrics);
         this.api = new Api(registry, cache, gate, config.delta().disabled(), clock, status,
                 new InboundBatch(registry), metrics::scrape);
@@ -118,6 +119,8 @@ public final class RegistryServer implements AutoCloseable {
         m.put("waitTimeInMsWhenSyncEmpty", c.startup().waitWhenSyncEmpty().toMillis());
         m.put("peerReplicationBatchDelayMs", c.peers().batchDelay().toMillis());
         m.put("peerEurekaNodesUpdateIntervalMs", c.peers().updateInterval().toMillis());
+        m.put("maxInstances", c.limits().maxInstances());
+        m.put("maxInstancesPerApp", c.limits().maxInstancesPerApp());
         return m;
     }
 

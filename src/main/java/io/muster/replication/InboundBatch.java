@@ -4,7 +4,9 @@ import io.muster.model.InstanceStatus;
 import io.muster.model.ReplicationItem;
 import io.muster.model.ReplicationResult;
 import io.muster.registry.InstanceRegistry;
+import io.muster.registry.InvalidInstanceException;
 import io.muster.registry.Origin;
+import io.muster.registry.RegistryFullException;
 import io.muster.registry.RenewOutcome;
 
 import java.util.ArrayList;
@@ -16,7 +18,8 @@ import java.util.logging.Logger;
 
 /**
  * Applies a batch a peer sent, item by item with {@link Origin#PEER} (so nothing is replicated further), and
- * answers one status per item in order. A bad item gets a 4xx and the rest still apply.
+ * answers one status per item in order. A bad item gets a 4xx and the rest still apply: an instance the registry's
+ * rules refuse gets 400, one refused because the registry is full gets 503 (the peer may retry later).
  */
 public final class InboundBatch {
     private static final Logger LOG = Logger.getLogger(InboundBatch.class.getName());
@@ -31,6 +34,12 @@ public final class InboundBatch {
         for (ReplicationItem item : items) {
             try {
                 results.add(applyOne(item));
+            } catch (InvalidInstanceException e) {
+                LOG.fine(() -> "Muster: replicated " + item.action() + " refused: " + e.getMessage());
+                results.add(ReplicationResult.of(400));
+            } catch (RegistryFullException e) {
+                LOG.fine(() -> "Muster: replicated " + item.action() + " refused: " + e.getMessage());
+                results.add(ReplicationResult.of(503));
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "Muster: replicated " + item.action() + " of " + item.appName() + "/"
                         + item.id() + " failed", e);
@@ -47,7 +56,9 @@ public final class InboundBatch {
         String app = item.appName().toUpperCase(Locale.ROOT);
         return switch (item.action()) {
             case ReplicationItem.REGISTER -> {
-                if (item.instanceInfo() == null || !app.equals(item.instanceInfo().app())) {
+                // the item's id is the key the peer uses for later heartbeats and cancels: it must be the instance's
+                if (item.instanceInfo() == null || !app.equals(item.instanceInfo().app())
+                        || !item.id().equals(item.instanceInfo().id())) {
                     yield ReplicationResult.of(400);
                 }
                 registry.register(item.instanceInfo(), Origin.PEER);

@@ -7,8 +7,9 @@ import io.muster.model.InstanceInfo;
 import java.io.InputStream;
 
 /**
- * One registration as the wire carries it, shared by the JAX-RS method and the servlet fast path. Problems are
- * thrown as {@link Problems} exceptions (400, 413, 415) before the registry is touched.
+ * One registration as the wire carries it, shared by the JAX-RS method and the servlet fast path. Problems of the
+ * request are thrown as {@link Problems} exceptions (400, 413, 415) before the registry is touched; the registry's
+ * own refusals propagate (mapped by {@link UnexpectedErrorMapper}).
  */
 final class Registration {
     private Registration() {
@@ -25,32 +26,17 @@ final class Registration {
         } catch (WireFormatException e) {
             throw Problems.badRequest(e.getMessage());
         }
-        validate(appName, info);
+        checkAppMatchesUrl(appName, info);
         api.registry().register(info, Origins.of(replicationHeader));
     }
 
-    /** Eureka's checks, in its order and with its messages. */
-    private static void validate(String appName, InstanceInfo info) {
-        if (isBlank(info.id())) {
-            throw Problems.badRequest("Missing instanceId");
-        }
-        if (isBlank(info.hostName())) {
-            throw Problems.badRequest("Missing hostname");
-        }
-        if (isBlank(info.ipAddr())) {
-            throw Problems.badRequest("Missing ip address");
-        }
-        if (isBlank(info.app())) {
-            throw Problems.badRequest("Missing appName");
-        }
-        if (!appName.equals(info.app())) {
+    /**
+     * The one check that needs the URL; everything else (required fields, values clients can decode, limits) is
+     * the registry's, which throws InvalidInstanceException or RegistryFullException before anything changes.
+     */
+    private static void checkAppMatchesUrl(String appName, InstanceInfo info) {
+        if (!isBlank(info.app()) && !appName.equals(info.app())) {
             throw Problems.badRequest("Mismatched appName, expecting " + appName + " but was " + info.app());
-        }
-        if (info.dataCenterInfo() == null) {
-            throw Problems.badRequest("Missing dataCenterInfo");
-        }
-        if (isBlank(info.dataCenterInfo().name())) {
-            throw Problems.badRequest("Missing dataCenterInfo Name");
         }
     }
 

@@ -1,5 +1,7 @@
 package io.muster.resources;
 
+import io.muster.registry.InvalidInstanceException;
+import io.muster.registry.RegistryFullException;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -41,6 +43,13 @@ public final class RegistrationFastPath implements Filter {
                     req.getHeader("Content-Encoding"), req.getHeader(Origins.REPLICATION_HEADER));
         } catch (WebApplicationException problem) {
             Problems.write(rsp, problem);
+            return;
+        } catch (InvalidInstanceException | RegistryFullException refused) {
+            if (refused instanceof RegistryFullException) {
+                rsp.setHeader("Retry-After", UnexpectedErrorMapper.RETRY_AFTER_SECONDS);
+            }
+            Problems.write(rsp, new WebApplicationException(refused.getMessage(),
+                    UnexpectedErrorMapper.registryRefusal(refused)));
             return;
         }
         rsp.setStatus(HttpServletResponse.SC_NO_CONTENT);
