@@ -248,6 +248,19 @@ class PeerClusterTest {
     }
 
     @Test
+    void syncSkipsWhatTheRulesRefuseAndCopiesTheRest() throws Exception {
+        cluster();
+        peer.registry = new Applications(1, "UP_3_", List.of(new Application("B", List.of(
+                Instances.up("B", "b-1"),
+                Instances.sample("B", "bad").dataCenterInfo(new io.muster.model.DataCenterInfo("Nope", Map.of()))
+                        .build(),
+                Instances.sample("B", "b-3").ipAddr(null).build()))));
+        assertThat(cluster.syncUp(0, Duration.ZERO)).isEqualTo(1);
+        assertThat(registry.instance("B", "b-1")).isPresent();
+        assertThat(registry.size()).isEqualTo(1);
+    }
+
+    @Test
     void syncRetriesOnlyWhileNoPeerAnswers() throws Exception {
         cluster();
         peer.failWith = new IOException("down");
