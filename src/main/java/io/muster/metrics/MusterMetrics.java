@@ -154,9 +154,15 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
             if (total == 0) {
                 return;
             }
-            largest.add(new AppRow(app, counts, total));
-            if (largest.size() > maxAppLabels) {
-                AppRow dropped = largest.poll();
+            AppRow row = new AppRow(app, counts, total);
+            AppRow dropped = row;
+            boolean kept = maxAppLabels > 0
+                    && (largest.size() < maxAppLabels || SMALLEST_FIRST.compare(row, largest.peek()) > 0);
+            if (kept) {
+                largest.add(row);
+                dropped = largest.size() > maxAppLabels ? largest.poll() : null;
+            }
+            if (dropped != null) {
                 for (int s = 0; s < other.length; s++) {
                     other[s] += dropped.counts()[s];
                 }
