@@ -12,6 +12,8 @@ import io.muster.registry.Origin;
 import io.muster.testing.Instances;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -46,16 +48,21 @@ class MusterMetricsTest {
         }
         try (MusterMetrics metrics = metrics(registry)) {
             String scrape = metrics.scrape();
-            long best = Long.MAX_VALUE;
+            // CPU time of this thread, best of five: wall time on a shared 2-core build machine measures the
+            // neighbours' builds (printed too, for the record)
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long bestCpu = Long.MAX_VALUE;
+            long bestWall = Long.MAX_VALUE;
             for (int run = 0; run < 5; run++) {
+                long cpu0 = threads.getCurrentThreadCpuTime();
                 long t0 = System.nanoTime();
                 scrape = metrics.scrape();
-                best = Math.min(best, System.nanoTime() - t0);
+                bestWall = Math.min(bestWall, System.nanoTime() - t0);
+                bestCpu = Math.min(bestCpu, threads.getCurrentThreadCpuTime() - cpu0);
             }
-            long millis = best / 1_000_000;
-            System.out.printf("/metrics with 100,015 instances in 100,003 apps: %d ms, %d bytes%n", millis,
-                    scrape.length());
-            assertThat(millis).as("scrape ms").isLessThan(100);
+            System.out.printf("/metrics with 100,015 instances in 100,003 apps: %d ms CPU, %d ms wall, %d bytes%n",
+                    bestCpu / 1_000_000, bestWall / 1_000_000, scrape.length());
+            assertThat(bestCpu / 1_000_000).as("scrape CPU ms").isLessThan(100);
             assertThat(scrape.length()).as("scrape bytes").isLessThan(30_000);
             List<String> series = scrape.lines().filter(l -> l.startsWith("muster_instances{")).toList();
             assertThat(series).hasSize(51);
