@@ -210,7 +210,9 @@ final class XmlEncoder {
                 case '\r' -> sb.append("&#13;");   // a raw CR would be read back as LF
                 default -> {
                     // characters XML 1.0 cannot carry are dropped rather than producing an unreadable document
-                    if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    boolean pair = Character.isHighSurrogate(c) && i + 1 < s.length()
+                            && Character.isLowSurrogate(s.charAt(i + 1));
+                    if (pair) {
                         sb.append(c).append(s.charAt(++i));
                     } else if ((c >= 0x20 || c == '\t' || c == '\n') && !Character.isSurrogate(c)
                             && c != 0xFFFE && c != 0xFFFF) {

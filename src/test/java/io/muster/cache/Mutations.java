@@ -131,8 +131,8 @@ final class Mutations {
                         new LinkedHashMap<>(Map.of("$", pick(random, NUMBERS), "@enabled", "true")));
                 case 7 -> i.put("leaseInfo", new LinkedHashMap<>(Map.of(
                         pick(random, List.of("durationInSecs", "renewalIntervalInSecs")), pick(random, NUMBERS))));
-                default -> i.put(pick(random, List.of("countryId", "lastDirtyTimestamp", "isCoordinatingDiscoveryServer",
-                        "actionType")), pick(random, NUMBERS));
+                default -> i.put(pick(random, List.of("countryId", "lastDirtyTimestamp",
+                        "isCoordinatingDiscoveryServer", "actionType")), pick(random, NUMBERS));
             }
         }
         return i;

@@ -194,7 +194,7 @@ class RegistryReadBackPropertyTest {
         if (format == WireFormat.XML) {
             return List.of(XSTREAM_XML);
         }
-        return detail == Detail.FULL ? List.of(NETFLIX_JSON, LEGACY_JSON) : List.of(MINI_JSON, NETFLIX_JSON);
+        return detail == Detail.FULL ? List.of(NETFLIX_JSON, LEGACY_JSON) : List.of(MINI_JSON);
     }
 
     private String payload(CacheKey key) {

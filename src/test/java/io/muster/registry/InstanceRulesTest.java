@@ -42,7 +42,8 @@ class InstanceRulesTest {
         Applications ours = registry.snapshot().applications();
         String json = new String(EurekaCodec.encode(WireFormat.JSON, ours, Detail.FULL), StandardCharsets.UTF_8);
         String xml = new String(EurekaCodec.encode(WireFormat.XML, ours, Detail.FULL), StandardCharsets.UTF_8);
-        CodecWrappers.getCodec(CodecWrappers.XStreamXml.class).decode(xml, com.netflix.discovery.shared.Applications.class);
+        CodecWrappers.getCodec(CodecWrappers.XStreamXml.class)
+                .decode(xml, com.netflix.discovery.shared.Applications.class);
         return CodecWrappers.getCodec(CodecWrappers.JacksonJson.class)
                 .decode(json, com.netflix.discovery.shared.Applications.class);
     }
