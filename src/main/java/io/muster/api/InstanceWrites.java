@@ -24,7 +24,7 @@ public final class InstanceWrites {
     private final InstanceRegistry registry;
     private final Clock clock;
 
-    InstanceWrites(InstanceRegistry registry, Clock clock) {
+    public InstanceWrites(InstanceRegistry registry, Clock clock) {
         this.registry = registry;
         this.clock = clock;
     }
@@ -43,27 +43,13 @@ public final class InstanceWrites {
         return register(appName(app), info, origin).toReply(null);
     }
 
+    /**
+     * The one check that needs the URL; everything else (required fields, values clients can decode, limits) is
+     * the registry's, which refuses before anything changes.
+     */
     WriteResult register(String appName, InstanceInfo info, Origin origin) {
-        if (isBlank(info.id())) {
-            throw Problem.badRequest("Missing instanceId");
-        }
-        if (isBlank(info.hostName())) {
-            throw Problem.badRequest("Missing hostname");
-        }
-        if (isBlank(info.ipAddr())) {
-            throw Problem.badRequest("Missing ip address");
-        }
-        if (isBlank(info.app())) {
-            throw Problem.badRequest("Missing appName");
-        }
-        if (!appName.equals(info.app())) {
+        if (!isBlank(info.app()) && !appName.equals(info.app())) {
             throw Problem.badRequest("Mismatched appName, expecting " + appName + " but was " + info.app());
-        }
-        if (info.dataCenterInfo() == null) {
-            throw Problem.badRequest("Missing dataCenterInfo");
-        }
-        if (isBlank(info.dataCenterInfo().name())) {
-            throw Problem.badRequest("Missing dataCenterInfo Name");
         }
         registry.register(info, origin);
         return WriteResult.REGISTERED;

@@ -29,7 +29,7 @@ public final class PeerBatches {
     private final InstanceWrites writes;
     private final Clock clock;
 
-    PeerBatches(InstanceWrites writes, Clock clock) {
+    public PeerBatches(InstanceWrites writes, Clock clock) {
         this.writes = writes;
         this.clock = clock;
     }
@@ -48,7 +48,7 @@ public final class PeerBatches {
         return Reply.ok("application/json", ReplicationBatchCodec.encodeResponse(apply(items)));
     }
 
-    List<ReplicationResult> apply(List<ReplicationItem> items) {
+    public List<ReplicationResult> apply(List<ReplicationItem> items) {
         List<ReplicationResult> results = new ArrayList<>(items.size());
         for (ReplicationItem item : items) {
             try {

@@ -46,7 +46,7 @@ public final class RegistryServer implements AutoCloseable {
     public RegistryServer(ServerConfig config, Clock clock, LocalNode self) {
         this.config = config;
         this.self = self;
-        this.registry = new InstanceRegistry(clock, config.delta().retention());
+        this.registry = new InstanceRegistry(clock, config.delta().retention(), config.limits());
         this.cache = new ResponseCache(registry, config.responseCache(), clock);
         this.selfPreservation = new SelfPreservation(config.selfPreservation(), registry);
         this.evictor = new Evictor(config.eviction(), config.selfPreservation().renewalPercentThreshold(), registry,
@@ -63,7 +63,8 @@ public final class RegistryServer implements AutoCloseable {
                 config.peers().minAvailableForHealthy());
         StatusReport status = new StatusReport(registry, selfPreservation, evictor, cache, gate, clock,
                 config.environment(), config.dataCenter(), peers::statuses, settings(config), replicas::report);
-        this.metrics = new MusterMetrics(registry, selfPreservation, evictor, cache, peers::statuses);
+        this.metrics = new MusterMetrics(registry, selfPreservation, evictor, cache, peers::statuses,
+                config.metrics());
         registry.addListener(metrics);
         this.api = Api.create(registry, cache, gate, config.delta().disabled(), clock, status, metrics::scrape);
     }
@@ -132,6 +133,8 @@ public final class RegistryServer implements AutoCloseable {
         m.put("dashboard.path", c.dashboard().path());
         m.put("peerReplicationBatchDelayMs", c.peers().batchDelay().toMillis());
         m.put("peerEurekaNodesUpdateIntervalMs", c.peers().updateInterval().toMillis());
+        m.put("maxInstances", c.limits().maxInstances());
+        m.put("maxInstancesPerApp", c.limits().maxInstancesPerApp());
         // what the operator wrote that Muster does not use, shown beside the settings it does
         m.put("unknownKeys", c.keys().unknown().stream().map(k -> Map.of("key", k.key(), "note", k.note())).toList());
         m.put("keysWithoutEffect", c.keys().noEffect().stream()

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import io.muster.model.ActionType;
 import io.muster.model.Application;
 import io.muster.model.Applications;
@@ -196,6 +197,8 @@ final class JsonDecoder {
             JsonToken v = p.nextToken();
             if ("name".equals(field) && v != JsonToken.VALUE_NULL) {
                 name = text(p, v, "dataCenterInfo.name");
+            } else if ("@class".equals(field) && v != JsonToken.VALUE_NULL) {
+                WireNames.checkDataCenterClass(text(p, v, "dataCenterInfo.@class"));
             } else if ("metadata".equals(field) && v != JsonToken.VALUE_NULL) {
                 metadata = stringMap(p, v);
             } else {
@@ -226,8 +229,7 @@ final class JsonDecoder {
                 v[index] = asLong(p, tok, 0);
             }
         }
-        return new LeaseInfo((int) Math.min(v[0], Integer.MAX_VALUE), (int) Math.min(v[1], Integer.MAX_VALUE),
-                v[2], v[3], v[4], v[5]);
+        return new LeaseInfo(WireNames.toInt(v[0]), WireNames.toInt(v[1]), v[2], v[3], v[4], v[5]);
     }
 
     private static Map<String, String> stringMap(JsonParser p, JsonToken t) throws IOException {
@@ -330,6 +332,11 @@ final class JsonDecoder {
             return result;
         } catch (WireFormatException e) {
             throw e;
+        } catch (StreamReadException e) {
+            String m = e.getOriginalMessage();
+            throw new WireFormatException(m != null && m.startsWith("Duplicate field")
+                    ? "cannot parse request body: duplicate field " + abbreviate(m.substring(15).trim())
+                    : "cannot parse request body: malformed JSON", e);
         } catch (IOException | RuntimeException e) {
             throw new WireFormatException("cannot parse request body: malformed JSON", e);
         }

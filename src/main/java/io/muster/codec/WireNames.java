@@ -14,6 +14,25 @@ final class WireNames {
     private WireNames() {
     }
 
+    /**
+     * The {@code @class} values eureka-client 2.0.6 can decode a dataCenterInfo as (its Jackson codec loads the
+     * class by name; {@code DefaultDataCenterInfo} is mapped to {@code MyDataCenterInfo}).
+     */
+    static final java.util.Set<String> DATA_CENTER_CLASSES = java.util.Set.of(DEFAULT_DATA_CENTER_CLASS,
+            AMAZON_DATA_CENTER_CLASS, "com.netflix.appinfo.MyDataCenterInfo");
+
+    static void checkDataCenterClass(String cls) {
+        if (!DATA_CENTER_CLASSES.contains(cls)) {
+            throw new WireFormatException("dataCenterInfo class is not one Netflix clients know: "
+                    + (cls.length() > 60 ? cls.substring(0, 60) + "..." : cls));
+        }
+    }
+
+    /** A wire number as an int, saturated (a cast would wrap 99999999999999 to an arbitrary value). */
+    static int toInt(long v) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
+    }
+
     static String dataCenterClass(io.muster.model.DataCenterInfo dc) {
         return dc.isAmazon() ? AMAZON_DATA_CENTER_CLASS : DEFAULT_DATA_CENTER_CLASS;
     }

@@ -13,17 +13,30 @@ import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
-import java.io.ByteArrayInputStream;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** Reads Eureka's XML instance and registry documents. DTDs and external entities are refused. */
+/**
+ * Reads Eureka's XML instance and registry documents. DTDs and external entities are refused. Bytes are decoded to
+ * text here, not by the parser: the JDK's parser prints "[Fatal Error]" lines to stderr on a malformed byte
+ * sequence whatever reporter is set, and a request body must never write to the server's console.
+ */
 final class XmlDecoder {
     private static final XMLInputFactory FACTORY = newFactory();
     private static final int MAX_DEPTH = 32;
+    private static final Pattern DECLARED_ENCODING =
+            Pattern.compile("^<\\?xml[^>]*?encoding\\s*=\\s*[\"']([A-Za-z0-9._-]{1,40})[\"']");
 
     private XmlDecoder() {
     }
@@ -138,6 +151,10 @@ final class XmlDecoder {
     }
 
     private static DataCenterInfo dataCenter(Node n) {
+        String cls = n.attributes().get("class");
+        if (cls != null) {
+            WireNames.checkDataCenterClass(cls);
+        }
         String name = n.childText("name");
         Node metadata = n.child("metadata");
         return name == null ? null : new DataCenterInfo(name, metadata == null ? Map.of() : map(metadata));
@@ -145,8 +162,8 @@ final class XmlDecoder {
 
     private static LeaseInfo lease(Node n) {
         String renewal = n.childText("lastRenewalTimestamp");
-        return new LeaseInfo((int) number(n.childText("renewalIntervalInSecs"), 0),
-                (int) number(n.childText("durationInSecs"), 0),
+        return new LeaseInfo(WireNames.toInt(number(n.childText("renewalIntervalInSecs"), 0)),
+                WireNames.toInt(number(n.childText("durationInSecs"), 0)),
                 number(n.childText("registrationTimestamp"), 0),
                 number(renewal != null ? renewal : n.childText("renewalTimestamp"), 0),
                 number(n.childText("evictionTimestamp"), 0),
@@ -183,7 +200,7 @@ final class XmlDecoder {
     static Node parse(byte[] body) {
         XMLStreamReader r = null;
         try {
-            r = FACTORY.createXMLStreamReader(new ByteArrayInputStream(body));
+            r = FACTORY.createXMLStreamReader(new StringReader(text(body)));
             while (r.hasNext() && r.next() != XMLStreamConstants.START_ELEMENT) {
                 if (r.getEventType() == XMLStreamConstants.DTD) {
                     throw new WireFormatException("DTDs are not accepted");
@@ -214,6 +231,50 @@ final class XmlDecoder {
                 }
             }
         }
+    }
+
+    /** The body as text: UTF-8 unless a byte-order mark or the XML declaration says otherwise; strict. */
+    static String text(byte[] body) {
+        Charset charset = StandardCharsets.UTF_8;
+        int offset = 0;
+        if (startsWith(body, 0xEF, 0xBB, 0xBF)) {
+            offset = 3;
+        } else if (startsWith(body, 0xFE, 0xFF)) {
+            charset = StandardCharsets.UTF_16BE;
+            offset = 2;
+        } else if (startsWith(body, 0xFF, 0xFE)) {
+            charset = StandardCharsets.UTF_16LE;
+            offset = 2;
+        } else {
+            String head = new String(body, 0, Math.min(body.length, 200), StandardCharsets.ISO_8859_1);
+            Matcher m = DECLARED_ENCODING.matcher(head);
+            if (m.find()) {
+                try {
+                    charset = Charset.forName(m.group(1));
+                } catch (IllegalArgumentException e) {
+                    throw new WireFormatException("cannot parse request body: unsupported encoding " + m.group(1));
+                }
+            }
+        }
+        try {
+            return charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body, offset, body.length - offset)).toString();
+        } catch (CharacterCodingException e) {
+            throw new WireFormatException("cannot parse request body: not valid " + charset.name());
+        }
+    }
+
+    private static boolean startsWith(byte[] body, int... prefix) {
+        if (body.length < prefix.length) {
+            return false;
+        }
+        for (int k = 0; k < prefix.length; k++) {
+            if ((body[k] & 0xFF) != prefix[k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Reads the element the reader is on, up to and including its end tag. */

@@ -14,6 +14,10 @@ import java.util.Map;
  * Writes Eureka's XStream XML layout: {@code <overriddenstatus>} in lower case, ports as
  * {@code <port enabled="true">8080</port>}, {@code class} attributes, and element names escaped as XStream does
  * ({@code _} as {@code __}, {@code $} as {@code _-}).
+ *
+ * <p>Defence in depth behind the registry's rules: a map key that is not a valid XML name after escaping is left
+ * out rather than written as a raw element name (one such key made the whole registry unreadable, or let a crafted
+ * key inject elements), and characters XML cannot carry are dropped from values.
  */
 final class XmlEncoder {
     private XmlEncoder() {
@@ -48,7 +52,7 @@ final class XmlEncoder {
         sb.append('<').append(root).append('>');
         sections.forEach((name, values) -> {
             sb.append('<').append(name).append('>');
-            values.forEach((k, v) -> element(sb, XmlNames.encode(k), v));
+            values.forEach((k, v) -> entry(sb, k, v));
             sb.append("</").append(name).append('>');
         });
         sb.append("</").append(root).append('>');
@@ -152,7 +156,7 @@ final class XmlEncoder {
             sb.append("<metadata>");
             for (Map.Entry<String, String> e : dc.metadata().entrySet()) {
                 if (detail == Detail.FULL || WireNames.COMPACT_AWS_KEYS.contains(e.getKey())) {
-                    element(sb, XmlNames.encode(e.getKey()), e.getValue());
+                    entry(sb, e.getKey(), e.getValue());
                 }
             }
             sb.append("</metadata>");
@@ -182,9 +186,17 @@ final class XmlEncoder {
         }
         sb.append("<metadata>");
         for (Map.Entry<String, String> e : metadata.entrySet()) {
-            element(sb, XmlNames.encode(e.getKey()), e.getValue());
+            entry(sb, e.getKey(), e.getValue());
         }
         sb.append("</metadata>");
+    }
+
+    /** A map entry as an element named by its key: left out when the key cannot be an element name. */
+    private static void entry(StringBuilder sb, String key, String value) {
+        String name = key == null ? null : XmlNames.encode(key);
+        if (name != null && XmlNames.isName(name)) {
+            element(sb, name, value);
+        }
     }
 
     private static void optional(StringBuilder sb, String name, String value) {
@@ -218,9 +230,15 @@ final class XmlEncoder {
                 case '&' -> sb.append("&amp;");
                 case '"' -> sb.append("&quot;");
                 case '\'' -> sb.append("&apos;");
+                case '\r' -> sb.append("&#13;");   // a raw CR would be read back as LF
                 default -> {
                     // characters XML 1.0 cannot carry are dropped rather than producing an unreadable document
-                    if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') {
+                    boolean pair = Character.isHighSurrogate(c) && i + 1 < s.length()
+                            && Character.isLowSurrogate(s.charAt(i + 1));
+                    if (pair) {
+                        sb.append(c).append(s.charAt(++i));
+                    } else if ((c >= 0x20 || c == '\t' || c == '\n') && !Character.isSurrogate(c)
+                            && c != 0xFFFE && c != 0xFFFF) {
                         sb.append(c);
                     }
                 }
@@ -229,6 +247,6 @@ final class XmlEncoder {
     }
 
     private static boolean plain(char c) {
-        return c >= 0x20 && c != '<' && c != '>' && c != '&' && c != '"' && c != '\'';
+        return c >= 0x20 && c < 0xD800 && c != '<' && c != '>' && c != '&' && c != '"' && c != '\'';
     }
 }

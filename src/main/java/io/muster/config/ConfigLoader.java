@@ -118,6 +118,9 @@ public final class ConfigLoader {
         }
         ServerConfig.SecurityConfig security = new ServerConfig.SecurityConfig(bool(false, "clientAuthRequired"),
                 bool(true, "fastPaths"));
+        ServerConfig.LimitsConfig limits = limits();
+        ServerConfig.MetricsConfig metrics = new ServerConfig.MetricsConfig(
+                integer(ServerConfig.MetricsConfig.DEFAULT.maxAppLabels(), 0, "metricsMaxAppLabels"));
         String environment = orDefault(raw("environment"), "test");
         String dataCenter = orDefault(raw("datacenter"), "default");
         ServerConfig.InstanceConfig instance = instance();
@@ -131,8 +134,26 @@ public final class ConfigLoader {
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(problems);
         }
-        return new ServerConfig(eviction, selfPreservation, cache, delta, startup, peers, security, environment,
-                dataCenter, instance, dashboard, keys);
+        return new ServerConfig(eviction, selfPreservation, cache, delta, startup, peers, security, limits, metrics,
+                environment, dataCenter, instance, dashboard, keys);
+    }
+
+    private ServerConfig.LimitsConfig limits() {
+        ServerConfig.LimitsConfig d = ServerConfig.LimitsConfig.DEFAULT;
+        int minLease = integer(d.minLeaseDurationSeconds(), 1, "minLeaseDurationSeconds");
+        int maxLease = integer(d.maxLeaseDurationSeconds(), 1, "maxLeaseDurationSeconds");
+        if (maxLease < minLease) {
+            problems.add("eureka.server.maxLeaseDurationSeconds=" + maxLease
+                    + " is below eureka.server.minLeaseDurationSeconds=" + minLease);
+        }
+        return new ServerConfig.LimitsConfig(
+                integer(d.maxFieldLength(), 1, "maxFieldLength"),
+                integer(d.maxUrlLength(), 1, "maxUrlLength"),
+                integer(d.maxMetadataEntries(), 0, "maxMetadataEntries"),
+                integer(d.maxMetadataBytes(), 0, "maxMetadataBytes"),
+                minLease, maxLease,
+                integer(d.maxInstances(), 1, "maxInstances"),
+                integer(d.maxInstancesPerApp(), 1, "maxInstancesPerApp"));
     }
 
     /**

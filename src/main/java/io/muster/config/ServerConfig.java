@@ -6,8 +6,26 @@ import java.util.List;
 /** Settings for the whole server, loaded once at start-up. Durations, never raw milliseconds. */
 public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfPreservation,
                            ResponseCacheConfig responseCache, DeltaConfig delta, StartupConfig startup,
-                           PeerConfig peers, SecurityConfig security, String environment, String dataCenter,
-                           InstanceConfig instance, DashboardConfig dashboard, KeyReport keys) {
+                           PeerConfig peers, SecurityConfig security, LimitsConfig limits, MetricsConfig metrics,
+                           String environment, String dataCenter, InstanceConfig instance, DashboardConfig dashboard,
+                           KeyReport keys) {
+
+    /**
+     * Bounds on what one write may store and on the registry as a whole, so memory stays bounded whatever clients
+     * and peers send. Field lengths count UTF-16 chars; metadata bytes count UTF-8 bytes of keys and values. Each
+     * limit applies separately to an instance's metadata and to its dataCenterInfo metadata.
+     */
+    public record LimitsConfig(int maxFieldLength, int maxUrlLength, int maxMetadataEntries, int maxMetadataBytes,
+                               int minLeaseDurationSeconds, int maxLeaseDurationSeconds, int maxInstances,
+                               int maxInstancesPerApp) {
+        /** The defaults, also documented in server-config/eureka-server.properties. */
+        public static final LimitsConfig DEFAULT = new LimitsConfig(256, 1024, 64, 4096, 1, 3600, 20_000, 5_000);
+    }
+
+    /** {@code maxAppLabels}: apps with their own series; smaller apps are summed under {@code app="_other"}. */
+    public record MetricsConfig(int maxAppLabels) {
+        public static final MetricsConfig DEFAULT = new MetricsConfig(50);
+    }
 
     /**
      * Roles for peers and admins are always required; client authentication is off unless switched on.

@@ -1,5 +1,6 @@
 package io.muster.registry;
 
+import io.muster.config.ServerConfig.LimitsConfig;
 import io.muster.model.ActionType;
 import io.muster.model.Application;
 import io.muster.model.Applications;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
@@ -32,9 +34,11 @@ import java.util.function.Predicate;
  * (register, cancel, expire, status override set or deleted, a renewal that corrects the status) runs under
  * {@code changeLock}, which also covers the delta queue, the sequence number and the listener calls. Snapshots and
  * deltas take the same lock, so a delta and the apps hash it carries describe one state of the registry.
- * Over 400 lines? No: the rules are short; keep it that way.
+ * Over 400 lines: it is the one place that holds live state and every write's ordering rules; what an instance
+ * may carry lives in {@link InstanceRules}, the pieces of state in their own small classes.
  */
 public final class InstanceRegistry {
+    private static final int STATUSES = InstanceStatus.values().length;
     private final Clock clock;
     private final Map<String, Map<String, Lease>> apps = new ConcurrentHashMap<>();
     private final ReentrantLock changeLock = new ReentrantLock();
@@ -43,11 +47,23 @@ public final class InstanceRegistry {
     private final ActivityLog activity = new ActivityLog(1000);
     private final RenewalRate renewals;
     private final List<RegistryListener> listeners = new CopyOnWriteArrayList<>();
+    private final InstanceRules rules;
+    private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
     private volatile long sequence; // written under changeLock; read without it by the response cache
     private long deltaVersion;      // guarded by changeLock
+    private int instanceCount;      // guarded by changeLock
 
+    /** A registry with the default limits. */
     public InstanceRegistry(Clock clock, Duration deltaRetention) {
+        this(clock, deltaRetention, LimitsConfig.DEFAULT);
+    }
+
+    public InstanceRegistry(Clock clock, Duration deltaRetention, LimitsConfig limits) {
         this.clock = clock;
+        this.rules = new InstanceRules(limits);
+        for (Refusal r : Refusal.values()) {
+            refusals.put(r, new LongAdder());
+        }
         this.overrides = new StatusOverrides(clock);
         this.recentChanges = new RecentChanges(deltaRetention);
         this.renewals = new RenewalRate(clock);
@@ -59,14 +75,33 @@ public final class InstanceRegistry {
 
     // ---------------------------------------------------------------- writes
 
-    /** Registers or re-registers an instance. The app name is the instance's own (upper case). */
+    /**
+     * Registers or re-registers an instance, whatever the route (client, peer batch, start-up sync, a peer's 409).
+     * The app name is the instance's own (upper case).
+     *
+     * @throws InvalidInstanceException when {@link InstanceRules} refuse the instance; nothing changes
+     * @throws RegistryFullException    when a new instance would pass {@code maxInstances} or
+     *                                  {@code maxInstancesPerApp}; nothing changes
+     */
     public void register(InstanceInfo registrant, Origin origin) {
+        try {
+            rules.check(registrant);
+        } catch (InvalidInstanceException e) {
+            refusals.get(e.reason()).increment();
+            throw e;
+        }
         Instant now = clock.instant();
         changeLock.lock();
         try {
-            Map<String, Lease> leases = apps.computeIfAbsent(registrant.app(), a -> new ConcurrentHashMap<>());
             String id = registrant.id();
-            Lease existing = leases.get(id);
+            Map<String, Lease> leases = apps.get(registrant.app());
+            Lease existing = leases == null ? null : leases.get(id);
+            if (existing == null) {
+                checkRoom(leases);
+            }
+            if (leases == null) {
+                leases = apps.computeIfAbsent(registrant.app(), a -> new ConcurrentHashMap<>());
+            }
             InstanceInfo incoming = registrant;
             if (existing != null && existing.instance().lastDirtyTimestamp() > incoming.lastDirtyTimestamp()) {
                 // a stale registration (older client-side version) must not roll back a newer one
@@ -85,12 +120,31 @@ public final class InstanceRegistry {
             if (status == InstanceStatus.UP) {
                 lease = lease.serviceUp(now);
             }
-            leases.put(id, lease);
+            if (leases.put(id, lease) == null) {
+                instanceCount++;
+            }
             record(now, stored, "REGISTERED");
             publish(new RegistryChange.Registered(stored, existing == null ? null : existing.instance(), origin,
                     sequence));
         } finally {
             changeLock.unlock();
+        }
+    }
+
+    /** Refuses a new instance when the registry or its app is at its cap (under the change lock). */
+    private void checkRoom(Map<String, Lease> leases) {
+        LimitsConfig limits = rules.limits();
+        RegistryFullException full = null;
+        if (instanceCount >= limits.maxInstances()) {
+            full = new RegistryFullException(Refusal.MAX_INSTANCES, "registry holds " + instanceCount
+                    + " instances, the most allowed (eureka.server.maxInstances)");
+        } else if (leases != null && leases.size() >= limits.maxInstancesPerApp()) {
+            full = new RegistryFullException(Refusal.MAX_INSTANCES_PER_APP, "application holds " + leases.size()
+                    + " instances, the most allowed (eureka.server.maxInstancesPerApp)");
+        }
+        if (full != null) {
+            refusals.get(full.reason()).increment();
+            throw full;
         }
     }
 
@@ -182,6 +236,7 @@ public final class InstanceRegistry {
             if (removed == null) {
                 return false;
             }
+            instanceCount--;
             if (leases.isEmpty()) {
                 apps.remove(appName, leases);
             }
@@ -259,6 +314,9 @@ public final class InstanceRegistry {
     /**
      * Merges metadata into an instance and registers it again, as Eureka does (a full re-registration, replicated
      * as a register). Empty when the instance is unknown.
+     *
+     * @throws InvalidInstanceException when the merged instance breaks a rule (a bad key, too many entries or
+     *                                  bytes); nothing changes
      */
     public Optional<InstanceInfo> updateMetadata(String app, String id, Map<String, String> metadata) {
         changeLock.lock();   // reentrant: register takes it again; holding it makes read-merge-write atomic
@@ -459,6 +517,30 @@ public final class InstanceRegistry {
 
     public ActivityLog activity() {
         return activity;
+    }
+
+    /** Writes refused for this reason since start-up. */
+    public long refusals(Refusal reason) {
+        return refusals.get(reason).sum();
+    }
+
+    /** Receives one app's instance counts, indexed by {@link InstanceStatus#ordinal()}. */
+    public interface AppCounts {
+        void accept(String app, int[] countsByStatus);
+    }
+
+    /**
+     * Instance counts per app and status, without building a snapshot or taking the change lock (for metrics:
+     * cheap with 100,000 apps; a change in flight may or may not be counted).
+     */
+    public void countByAppAndStatus(AppCounts visitor) {
+        for (Map.Entry<String, Map<String, Lease>> app : apps.entrySet()) {
+            int[] counts = new int[STATUSES];
+            for (Lease lease : app.getValue().values()) {
+                counts[lease.instance().status().ordinal()]++;
+            }
+            visitor.accept(app.getKey(), counts);
+        }
     }
 
     private static String normalize(String app) {

@@ -5,7 +5,9 @@ import io.muster.model.InstanceInfo;
 import io.muster.model.ReplicationItem;
 import io.muster.model.ReplicationResult;
 import io.muster.registry.InstanceRegistry;
+import io.muster.registry.InvalidInstanceException;
 import io.muster.registry.Origin;
+import io.muster.registry.RegistryFullException;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -98,7 +100,13 @@ public final class PeerNode implements AutoCloseable {
                     new ReplicationTask.Register(lease.instance(), clock.instant().plus(registerTtl))));
         } else if (result.statusCode() == 409 && result.responseEntity() != null && syncWhenTimestampDiffers) {
             InstanceInfo theirs = result.responseEntity();
-            registry.register(theirs, Origin.PEER);
+            try {
+                registry.register(theirs, Origin.PEER);
+            } catch (InvalidInstanceException | RegistryFullException e) {
+                // ours stays; the peer keeps answering 409 until the client re-registers with a valid copy
+                LOG.warning("Muster: peer " + url + " sent a newer copy of " + task.app() + "/" + task.id()
+                        + " that this node refuses: " + e.getMessage());
+            }
         }
     }
 

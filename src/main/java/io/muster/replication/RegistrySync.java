@@ -4,6 +4,8 @@ import io.muster.model.Application;
 import io.muster.model.Applications;
 import io.muster.model.InstanceInfo;
 import io.muster.registry.InstanceRegistry;
+import io.muster.registry.InvalidInstanceException;
+import io.muster.registry.RegistryFullException;
 import io.muster.registry.Origin;
 import io.muster.registry.TrafficGate.SyncOutcome;
 
@@ -35,13 +37,7 @@ final class RegistrySync {
         for (PeerNode peer : peers) {
             try {
                 Applications apps = peer.client().fetchRegistry();
-                int copied = 0;
-                for (Application app : apps.applications()) {
-                    for (InstanceInfo instance : app.instances()) {
-                        registry.register(instance, Origin.PEER);
-                        copied++;
-                    }
-                }
+                int copied = copy(apps);
                 LOG.info("Muster: synced " + copied + " instances from peer " + peer.url());
                 return new SyncResult(SyncOutcome.PEER_ANSWERED, copied, peer.url().toString());
             } catch (PeerClient.StatusException e) {
@@ -59,5 +55,36 @@ final class RegistrySync {
             return new SyncResult(SyncOutcome.PEER_ANSWERED, 0, starting.url().toString());
         }
         return new SyncResult(SyncOutcome.EVERY_PEER_UNREACHABLE, 0, null);
+    }
+
+    /**
+     * Registers what the peer sent through the same rules as any write; what they refuse is skipped (an older peer
+     * may hold instances this node no longer accepts) and reported once, not once per instance.
+     */
+    private int copy(Applications apps) {
+        int copied = 0;
+        int invalid = 0;
+        int full = 0;
+        String example = null;
+        for (Application app : apps.applications()) {
+            for (InstanceInfo instance : app.instances()) {
+                try {
+                    registry.register(instance, Origin.PEER);
+                    copied++;
+                } catch (InvalidInstanceException | RegistryFullException e) {
+                    if (e instanceof InvalidInstanceException) {
+                        invalid++;
+                    } else {
+                        full++;
+                    }
+                    example = example != null ? example : app.name() + "/" + instance.id() + ": " + e.getMessage();
+                }
+            }
+        }
+        if (invalid + full > 0) {
+            LOG.warning("Muster: start-up sync skipped " + invalid + " invalid instance(s) and " + full
+                    + " beyond the registry's caps; first: " + example);
+        }
+        return copied;
     }
 }

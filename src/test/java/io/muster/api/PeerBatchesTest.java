@@ -1,5 +1,8 @@
 package io.muster.api;
 
+import io.muster.codec.ReplicationBatchCodec;
+import io.muster.config.ServerConfig.LimitsConfig;
+import io.muster.model.Applications;
 import io.muster.model.InstanceStatus;
 import io.muster.model.ReplicationItem;
 import io.muster.model.ReplicationResult;
@@ -8,6 +11,7 @@ import io.muster.registry.Origin;
 import io.muster.testing.Instances;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -47,5 +51,41 @@ class PeerBatchesTest {
         assertThat(results.get(4).responseEntity().lastDirtyTimestamp()).isEqualTo(5_000);
         assertThat(registry.instance("A", "r-1").orElseThrow().status()).isEqualTo(InstanceStatus.UNKNOWN);
         assertThat(registry.instance("A", "x")).as("app mismatch refused").isEmpty();
+    }
+
+    /** Issue 12, finding 3: batch items go through the registry's rules; a bad one is a 400, never a 500. */
+    @Test
+    void registerItemsTheRegistryRefusesAre400AndChangeNothing() {
+        String batch = """
+                {"replicationList":[
+                {"action":"Register","appName":"PB","id":"p2","instanceInfo":{"instanceId":"p2","app":"PB"}},
+                {"action":"Register","appName":"PB","id":"p3","instanceInfo":{"app":"PB","ipAddr":"10.0.0.1",
+                 "dataCenterInfo":{"name":"MyOwn"}}},
+                {"action":"Register","appName":"PB","id":"p4","instanceInfo":{"instanceId":"other","hostName":"h",
+                 "app":"PB","ipAddr":"10.0.0.1","dataCenterInfo":{"name":"MyOwn"}}},
+                {"action":"Register","appName":"PB","id":"p5","instanceInfo":{"instanceId":"p5","hostName":"h",
+                 "app":"PB","ipAddr":"10.0.0.1","dataCenterInfo":{"name":"Nope"}}},
+                {"action":"Register","appName":"PB","id":"p6","instanceInfo":{"instanceId":"p6","hostName":"h",
+                 "app":"PB","ipAddr":"10.0.0.1","dataCenterInfo":{"name":"MyOwn"},"metadata":{"a:b":"x"}}}]}""";
+        Applications before = registry.snapshot().applications();
+        long sequence = registry.sequence();
+        List<ReplicationResult> results = inbound.apply(ReplicationBatchCodec.decodeRequest(
+                batch.getBytes(StandardCharsets.UTF_8), 1_000));
+        assertThat(results).extracting(ReplicationResult::statusCode).containsExactly(400, 400, 400, 400, 400);
+        assertThat(registry.sequence()).isEqualTo(sequence);
+        assertThat(registry.snapshot().applications()).isEqualTo(before);
+    }
+
+    @Test
+    void registerItemsBeyondARegistryCapAre503AndTheRestStillApply() {
+        InstanceRegistry small = new InstanceRegistry(Clock.systemUTC(), Duration.ofMinutes(3),
+                new LimitsConfig(256, 1024, 64, 4096, 1, 3600, 1, 1));
+        List<ReplicationResult> results = new PeerBatches(new InstanceWrites(small, Clock.systemUTC()), Clock.systemUTC()).apply(List.of(
+                new ReplicationItem("Register", "A", "a-1", 1_000L, "UP", null, Instances.up("A", "a-1")),
+                new ReplicationItem("Register", "A", "a-2", 1_000L, "UP", null, Instances.up("A", "a-2")),
+                new ReplicationItem("Register", "A", "a-1", 2_000L, "UP", null,
+                        Instances.sample("A", "a-1").lastDirtyTimestamp(2_000).build())));
+        assertThat(results).extracting(ReplicationResult::statusCode).containsExactly(200, 503, 200);
+        assertThat(small.size()).isEqualTo(1);
     }
 }

@@ -251,6 +251,19 @@ class PeerClusterTest {
     }
 
     @Test
+    void syncSkipsWhatTheRulesRefuseAndCopiesTheRest() {
+        cluster();
+        peer.registry = new Applications(1, "UP_3_", List.of(new Application("B", List.of(
+                Instances.up("B", "b-1"),
+                Instances.sample("B", "bad").dataCenterInfo(new io.muster.model.DataCenterInfo("Nope", Map.of()))
+                        .build(),
+                Instances.sample("B", "b-3").ipAddr(null).build()))));
+        assertThat(cluster.syncUp(false).copied()).isEqualTo(1);
+        assertThat(registry.instance("B", "b-1")).isPresent();
+        assertThat(registry.size()).isEqualTo(1);
+    }
+
+    @Test
     void aPeerAnsweringWithAnEmptyRegistryIsASuccessfulSync() {
         cluster();
         SyncResult sync = cluster.syncUp(false);

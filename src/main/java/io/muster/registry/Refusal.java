@@ -1,0 +1,31 @@
+package io.muster.registry;
+
+import java.util.Locale;
+
+/**
+ * Why a write was refused: the reason label of {@code muster_rejected_writes_total}. A small fixed set, so the
+ * metric's series stay few whatever clients send.
+ */
+public enum Refusal {
+    /** A required field (id, hostName, ipAddr, app, dataCenterInfo and its name) is absent. */
+    MISSING_FIELD,
+    /** A value some client could not decode: unknown dataCenterInfo name, bad port, bad metadata key, odd text. */
+    INVALID_VALUE,
+    /** {@code eureka.server.maxFieldLength} or {@code eureka.server.maxUrlLength}. */
+    FIELD_LENGTH,
+    /** {@code eureka.server.maxMetadataEntries}. */
+    METADATA_ENTRIES,
+    /** {@code eureka.server.maxMetadataBytes}. */
+    METADATA_BYTES,
+    /** {@code eureka.server.minLeaseDurationSeconds} / {@code maxLeaseDurationSeconds}. */
+    LEASE_DURATION,
+    /** {@code eureka.server.maxInstances}. */
+    MAX_INSTANCES,
+    /** {@code eureka.server.maxInstancesPerApp}. */
+    MAX_INSTANCES_PER_APP;
+
+    /** The metric label, e.g. {@code field_length}. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

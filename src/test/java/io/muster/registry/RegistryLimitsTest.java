@@ -1,0 +1,146 @@
+package io.muster.registry;
+
+import io.muster.config.ServerConfig.LimitsConfig;
+import io.muster.model.Applications;
+import io.muster.model.DataCenterInfo;
+import io.muster.model.InstanceInfo;
+import io.muster.model.LeaseInfo;
+import io.muster.testing.Instances;
+import io.muster.testing.MutableClock;
+import org.junit.jupiter.api.Test;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Each limit: at the limit accepted, one past it refused with the setting named, the registry unchanged. */
+class RegistryLimitsTest {
+    private static final LimitsConfig LIMITS = new LimitsConfig(10, 20, 3, 30, 5, 100, 4, 2);
+    private final MutableClock clock = MutableClock.atEpochMillis(1_700_000_000_000L);
+    private final InstanceRegistry registry = new InstanceRegistry(clock, Duration.ofMinutes(3), LIMITS);
+
+    private static InstanceInfo.Builder small(String app, String id) {
+        return Instances.sample(app, id).hostName("h").vipAddress("v").secureVipAddress("v").metadata(Map.of());
+    }
+
+    /** Registers the one at the limit, then checks the one past it is refused and changes nothing. */
+    private void limit(UnaryOperator<InstanceInfo.Builder> atLimit, UnaryOperator<InstanceInfo.Builder> pastLimit,
+                       Refusal reason, String setting) {
+        registry.register(atLimit.apply(small("A", "at")).build(), Origin.CLIENT);
+        assertThat(registry.instance("A", "at")).as("at the limit").isPresent();
+        InstanceInfo past = pastLimit.apply(small("A", "past")).build();
+        refusedUnchanged(() -> registry.register(past, Origin.PEER), InvalidInstanceException.class, reason, setting);
+    }
+
+    private void refusedUnchanged(ThrowingCallable write, Class<? extends RuntimeException> type, Refusal reason,
+                                  String setting) {
+        long sequence = registry.sequence();
+        Applications before = registry.snapshot().applications();
+        long counted = registry.refusals(reason);
+        assertThatThrownBy(write).isInstanceOf(type).hasMessageContaining(setting);
+        assertThat(registry.sequence()).isEqualTo(sequence);
+        assertThat(registry.snapshot().applications()).isEqualTo(before);
+        assertThat(registry.refusals(reason)).as("counted for /metrics").isEqualTo(counted + 1);
+    }
+
+    @Test
+    void fieldLength() {
+        limit(b -> b.hostName("h".repeat(10)), b -> b.hostName("h".repeat(11)), Refusal.FIELD_LENGTH,
+                "hostName longer than 10 characters (eureka.server.maxFieldLength)");
+        limit(b -> b.appGroupName("G".repeat(10)), b -> b.vipAddress("v".repeat(11)), Refusal.FIELD_LENGTH,
+                "eureka.server.maxFieldLength");
+    }
+
+    @Test
+    void urlLength() {
+        limit(b -> b.healthCheckUrl("u".repeat(20)), b -> b.healthCheckUrl("u".repeat(21)), Refusal.FIELD_LENGTH,
+                "healthCheckUrl longer than 20 characters (eureka.server.maxUrlLength)");
+    }
+
+    @Test
+    void metadataEntries() {
+        limit(b -> b.metadata(entries(3)), b -> b.metadata(entries(4)), Refusal.METADATA_ENTRIES,
+                "eureka.server.maxMetadataEntries");
+        refusedUnchanged(() -> registry.updateMetadata("A", "at", Map.of("k9", "v")),
+                InvalidInstanceException.class, Refusal.METADATA_ENTRIES, "metadata has more than 3 entries");
+        limit(b -> b.dataCenterInfo(new DataCenterInfo("Amazon", entries(3))),
+                b -> b.dataCenterInfo(new DataCenterInfo("Amazon", entries(4))), Refusal.METADATA_ENTRIES,
+                "dataCenterInfo.metadata has more than 3 entries (eureka.server.maxMetadataEntries)");
+    }
+
+    @Test
+    void metadataBytes() {
+        // key "k" (1 byte) + 29 bytes of value = 30; "é" is two bytes in UTF-8
+        limit(b -> b.metadata(Map.of("k", "é".repeat(14) + "x")), b -> b.metadata(Map.of("k", "é".repeat(15))),
+                Refusal.METADATA_BYTES, "metadata is larger than 30 bytes (eureka.server.maxMetadataBytes)");
+        refusedUnchanged(() -> registry.updateMetadata("A", "at", Map.of("k", "é".repeat(15))),
+                InvalidInstanceException.class, Refusal.METADATA_BYTES, "eureka.server.maxMetadataBytes");
+    }
+
+    @Test
+    void leaseDurationIsRefusedOutsideTheRangeNeverClamped() {
+        limit(b -> b.leaseInfo(lease(5)), b -> b.leaseInfo(lease(4)), Refusal.LEASE_DURATION,
+                "leaseInfo.durationInSecs 4 is not in 5-100 (eureka.server.minLeaseDurationSeconds");
+        registry.register(small("A", "max").leaseInfo(lease(100)).build(), Origin.CLIENT);
+        refusedUnchanged(() -> registry.register(small("A", "huge").leaseInfo(lease(101)).build(), Origin.CLIENT),
+                InvalidInstanceException.class, Refusal.LEASE_DURATION, "eureka.server.maxLeaseDurationSeconds");
+        refusedUnchanged(() -> registry.register(small("A", "slow").leaseInfo(new LeaseInfo(101, 90, 0, 0, 0, 0))
+                .build(), Origin.CLIENT), InvalidInstanceException.class, Refusal.LEASE_DURATION, "renewalInterval");
+        assertThat(registry.lease("A", "max").orElseThrow().duration()).isEqualTo(Duration.ofSeconds(100));
+    }
+
+    @Test
+    void instancesInTotalAreCappedButKnownInstancesMayAlwaysReRegister() {
+        for (String app : new String[]{"A", "B", "C", "D"}) {
+            registry.register(small(app, app + "-1").build(), Origin.CLIENT);
+        }
+        refusedUnchanged(() -> registry.register(small("E", "e-1").build(), Origin.CLIENT),
+                RegistryFullException.class, Refusal.MAX_INSTANCES, "eureka.server.maxInstances");
+        refusedUnchanged(() -> registry.register(small("A", "a-2").build(), Origin.PEER),
+                RegistryFullException.class, Refusal.MAX_INSTANCES, "registry holds 4 instances");
+        registry.register(small("A", "A-1").status(io.muster.model.InstanceStatus.DOWN).build(), Origin.CLIENT);
+        registry.updateMetadata("A", "A-1", Map.of("k", "v"));
+        assertThat(registry.size()).isEqualTo(4);
+        registry.cancel("D", "D-1", Origin.CLIENT);
+        registry.register(small("E", "e-1").build(), Origin.CLIENT);
+        assertThat(registry.instance("E", "e-1")).as("room again after a cancel").isPresent();
+    }
+
+    @Test
+    void instancesPerAppAreCapped() {
+        registry.register(small("A", "a-1").build(), Origin.CLIENT);
+        registry.register(small("A", "a-2").build(), Origin.CLIENT);
+        refusedUnchanged(() -> registry.register(small("A", "a-3").build(), Origin.CLIENT),
+                RegistryFullException.class, Refusal.MAX_INSTANCES_PER_APP,
+                "application holds 2 instances, the most allowed (eureka.server.maxInstancesPerApp)");
+        registry.register(small("B", "b-1").build(), Origin.CLIENT);
+        assertThat(registry.size()).isEqualTo(3);
+    }
+
+    @Test
+    void expiryFreesRoomToo() {
+        for (int i = 0; i < 4; i++) {
+            registry.register(small("A" + i, "x-" + i).build(), Origin.CLIENT);
+        }
+        registry.expire("A0", "x-0");
+        registry.register(small("Z", "z").build(), Origin.CLIENT);
+        assertThat(registry.size()).isEqualTo(4);
+    }
+
+    private static Map<String, String> entries(int n) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            m.put("k" + i, "v");
+        }
+        return m;
+    }
+
+    private static LeaseInfo lease(int durationSecs) {
+        return new LeaseInfo(5, durationSecs, 0, 0, 0, 0);
+    }
+}
