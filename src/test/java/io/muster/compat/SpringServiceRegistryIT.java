@@ -55,12 +55,17 @@ class SpringServiceRegistryIT {
         await(other, "UP", TimeUnit.MINUTES.toNanos(4));   // the first run builds the application
 
         Http actuator = new Http("http://127.0.0.1:" + APP_PORT + "/");
-        assertThat(actuator.send("POST", "actuator/service-registry", "{\"status\":\"OUT_OF_SERVICE\"}",
+        // the endpoint's path is its id, which Spring Cloud has spelled several ways: take it from the links
+        java.util.regex.Matcher link = java.util.regex.Pattern.compile("\"href\":\"http://[^/]+/(actuator/service-?registry)\"",
+                java.util.regex.Pattern.CASE_INSENSITIVE).matcher(actuator.get("actuator").body());
+        assertThat(link.find()).as("the actuator lists the service-registry endpoint").isTrue();
+        String endpoint = link.group(1);
+        assertThat(actuator.send("POST", endpoint, "{\"status\":\"OUT_OF_SERVICE\"}",
                 "Content-Type", "application/json").status()).isBetween(200, 204);
         await(other, "OUT_OF_SERVICE", TimeUnit.SECONDS.toNanos(30));
         assertThat(other.getJson("serverinfo/statusoverrides").body()).contains("\"OUT_OF_SERVICE\"");
 
-        assertThat(actuator.send("POST", "actuator/service-registry", "{\"status\":\"UP\"}",
+        assertThat(actuator.send("POST", endpoint, "{\"status\":\"UP\"}",
                 "Content-Type", "application/json").status()).isBetween(200, 204);
         await(other, "UP", TimeUnit.SECONDS.toNanos(30));
         String instance = other.getJson("apps/SPRING-CLIENT").body();
