@@ -14,10 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A real Spring Boot application with spring-cloud-starter-netflix-eureka-client in its own JVM (built from
  * src/test/spring-client by its run.sh, which needs the Spring artifacts once) takes itself OUT_OF_SERVICE and
- * back through the actuator's service-registry endpoint; another client of Muster sees both changes.
- *
- * <p>TODO(access rule): until status overrides follow register's rule (anonymous), the application's service URL
- * carries the eureka-admin user; drop the credentials once that change is merged. Ports 39141-39142.
+ * back through the actuator's service-registry endpoint; another client of Muster sees both changes. The
+ * application has no credentials: status overrides follow register's rule, as in Eureka. Ports 39141-39142.
  */
 class SpringServiceRegistryIT {
     private static final int MUSTER_PORT = 39141;
@@ -31,8 +29,7 @@ class SpringServiceRegistryIT {
         Assumptions.assumeTrue(script.canExecute(), "no Spring client at " + script);
         muster = ChildServer.start(MUSTER_PORT);
         app = new ProcessBuilder(script.getAbsolutePath(), Integer.toString(APP_PORT),
-                "--eureka.client.service-url.defaultZone=" + muster.urlWithCredentials(ChildServer.ADMIN,
-                        ChildServer.ADMIN_PASSWORD))
+                "--eureka.client.service-url.defaultZone=" + muster.baseUrl)
                 .redirectErrorStream(true).redirectOutput(new File("target/spring-client.log")).start();
     }
 
