@@ -22,6 +22,11 @@ public final class Problem extends RuntimeException {
         return of(400, message);
     }
 
+    /** The rest of the body is not read, so the connection cannot carry another request. */
+    public static Problem tooLarge(String message) {
+        return new Problem(Reply.text(413, message).withHeaders(Map.of("Connection", "close")), message);
+    }
+
     /** A registry-wide limit: clients may try again later, as the header says. */
     public static Problem unavailable(String message, int retryAfterSeconds) {
         return new Problem(Reply.text(503, message).withHeaders(Map.of("Retry-After",
