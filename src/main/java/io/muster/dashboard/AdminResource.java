@@ -47,29 +47,26 @@ public final class AdminResource {
         return Map.of("header", CSRF_HEADER, "token", tokens.issue(user(caller)));
     }
 
+    /**
+     * {@code out-of-service}, {@code remove-override} or {@code deregister} (the front door lets no other action
+     * through). Removing an override sets UNKNOWN: the instance's next heartbeat answers 404, so it registers
+     * again with its own status.
+     */
     @POST
-    @Path("instances/{app}/{id}/out-of-service")
-    public Response outOfService(@PathParam("app") String app, @PathParam("id") String id,
-                                 @HeaderParam(CSRF_HEADER) String token, @Context SecurityContext caller) {
+    @Path("instances/{app}/{id}/{action}")
+    public Response act(@PathParam("app") String app, @PathParam("id") String id,
+                        @PathParam("action") String action, @HeaderParam(CSRF_HEADER) String token,
+                        @Context SecurityContext caller) {
         checkCsrf(token, caller);
-        return done(api.writes().statusUpdate(app, id, InstanceStatus.OUT_OF_SERVICE.name(), null, Origin.CLIENT));
-    }
-
-    @POST
-    @Path("instances/{app}/{id}/remove-override")
-    public Response removeOverride(@PathParam("app") String app, @PathParam("id") String id,
-                                   @HeaderParam(CSRF_HEADER) String token, @Context SecurityContext caller) {
-        checkCsrf(token, caller);
-        // UNKNOWN makes the instance's next heartbeat answer 404, so it registers again with its own status
-        return done(api.writes().deleteStatusOverride(app, id, InstanceStatus.UNKNOWN.name(), null, Origin.CLIENT));
-    }
-
-    @POST
-    @Path("instances/{app}/{id}/deregister")
-    public Response deregister(@PathParam("app") String app, @PathParam("id") String id,
-                               @HeaderParam(CSRF_HEADER) String token, @Context SecurityContext caller) {
-        checkCsrf(token, caller);
-        return done(api.writes().cancel(app, id, Origin.CLIENT));
+        Reply done = switch (action) {
+            case "out-of-service" -> api.writes().statusUpdate(app, id, InstanceStatus.OUT_OF_SERVICE.name(), null,
+                    Origin.CLIENT);
+            case "remove-override" -> api.writes().deleteStatusOverride(app, id, InstanceStatus.UNKNOWN.name(), null,
+                    Origin.CLIENT);
+            case "deregister" -> api.writes().cancel(app, id, Origin.CLIENT);
+            default -> Reply.empty(404);
+        };
+        return done.status() == 200 ? Response.ok(Map.of("ok", true)).build() : done.toResponse();
     }
 
     private void checkCsrf(String token, SecurityContext caller) {
@@ -81,9 +78,5 @@ public final class AdminResource {
 
     private static String user(SecurityContext caller) {
         return caller.getUserPrincipal() == null ? null : caller.getUserPrincipal().getName();
-    }
-
-    private static Response done(Reply reply) {
-        return reply.status() == 200 ? Response.ok(Map.of("ok", true)).build() : reply.toResponse();
     }
 }

@@ -14,7 +14,6 @@ import io.muster.testing.Instances;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.net.ConnectException;
 import java.time.Clock;
 import java.time.Duration;
