@@ -42,12 +42,15 @@ public final class RegistryBootstrap implements ServletContextListener {
         // (with false, Payara puts every new mapping first)
         context.addFilter("muster-local-port", new LocalPortFilter(started::learnedPort))
                 .addMappingForUrlPatterns(null, true, "/*");
+        ServletContainer jaxRs = new ServletContainer(JaxRsApplication.create(server.api(), context,
+                Clock.systemUTC()));
         context.addFilter("muster-front-door", new FrontDoor(started.api(), config.security().clientAuthRequired(),
                         config.security().fastPaths(),
-                        config.dashboard().enabled() ? config.dashboard().path() : null, started.metrics()))
+                        config.dashboard().enabled() ? config.dashboard().path() : null, started.metrics(), jaxRs))
                 .addMappingForUrlPatterns(null, true, "/*");
-        ServletRegistration.Dynamic jersey = context.addServlet("muster-jersey",
-                new ServletContainer(JaxRsApplication.create(server.api(), context, Clock.systemUTC())));
+        // mapped on the whole context so the container initialises it and nothing else (its default or JSP
+        // servlet) answers; the front door calls it directly, whatever servlet the container picked
+        ServletRegistration.Dynamic jersey = context.addServlet("muster-jersey", jaxRs);
         jersey.setLoadOnStartup(1);
         jersey.addMapping("/*");
         LOG.info("Muster: serving the Eureka API at " + context.getContextPath() + "/apps/ and "

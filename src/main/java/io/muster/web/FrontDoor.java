@@ -7,6 +7,7 @@ import io.muster.api.Reply;
 import io.muster.metrics.MusterMetrics;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
+import jakarta.servlet.Servlet;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
@@ -20,8 +21,8 @@ import java.util.Set;
 /**
  * Every request comes through here once: it is classified into a {@link Route} from the container-normalized path,
  * refused (404/405) when it names no endpoint, checked against the role its endpoint needs, answered by a fast path
- * or handed to Jersey with its canonical path, and timed under its endpoint's name. Deny by default: nothing
- * reaches a handler without a route, and access is never decided on the raw URI.
+ * or handed to Jersey with its canonical path (never passed down the chain), and timed under its endpoint's name.
+ * Deny by default: nothing reaches a handler without a route, and access is never decided on the raw URI.
  *
  * <p>Stateless apart from its collaborators, so one instance serves all request threads.
  */
@@ -33,13 +34,16 @@ public final class FrontDoor implements Filter {
     private final FastPaths fastPaths;
     private final MusterMetrics metrics;
     private final DashboardPlacement dashboard;
+    private final Servlet jaxRs;
 
     /**
      * @param fastPaths     false sends every request through Jersey (to compare the two roads)
      * @param dashboardPath where the dashboard's page is ({@code /} by default); null when there is no dashboard
+     * @param jaxRs         Jersey, given every request the fast paths do not answer
      */
     public FrontDoor(Api api, boolean clientAuthRequired, boolean fastPaths, String dashboardPath,
-                     MusterMetrics metrics) {
+                     MusterMetrics metrics, Servlet jaxRs) {
+        this.jaxRs = jaxRs;
         this.clientAuthRequired = clientAuthRequired;
         this.fastPaths = fastPaths ? new FastPaths(api) : null;
         this.metrics = metrics;
@@ -55,7 +59,7 @@ public final class FrontDoor implements Filter {
         String method = req.getMethod();
         Route route = dashboard.classify(method, normalizedPath(req));
         try {
-            serve(route, method, req, rsp, chain);
+            serve(route, method, req, rsp);
         } catch (RuntimeException | ServletException e) {
             Throwable cause = e instanceof ServletException && e.getCause() != null ? e.getCause() : e;
             if (!rsp.isCommitted()) {
@@ -68,8 +72,8 @@ public final class FrontDoor implements Filter {
         }
     }
 
-    private void serve(Route route, String method, HttpServletRequest req, HttpServletResponse rsp,
-                       FilterChain chain) throws IOException, ServletException {
+    private void serve(Route route, String method, HttpServletRequest req, HttpServletResponse rsp)
+            throws IOException, ServletException {
         if (route.endpoint() == null) {
             write(rsp, route.refusal());
             return;
@@ -82,7 +86,9 @@ public final class FrontDoor implements Filter {
         if (reply != null) {
             write(rsp, "HEAD".equals(method) ? reply.withoutBody() : reply);
         } else {
-            chain.doFilter(new CanonicalRequest(req, route), rsp);
+            // not chain.doFilter: the container may have mapped the request to another servlet (Tomcat sends
+            // *.jsp to its JSP servlet), but the route says it is Jersey's
+            jaxRs.service(new CanonicalRequest(req, route), rsp);
         }
     }
 
