@@ -196,11 +196,10 @@ public final class ResponseCache implements RegistryListener {
     }
 
     public Stats stats() {
-        return new Stats(hits.sum(), misses.sum(), builds.sum(), buildNanos.sum(), readOnly.size(), readWrite.size());
+        return new Stats(hits.sum(), misses.sum(), builds.sum(), buildNanos.sum(), readOnly.size());
     }
 
     /** Counters for status pages and metrics. */
-    public record Stats(long hits, long misses, long builds, long buildNanos, int readOnlyEntries,
-                        long readWriteEntries) {
+    public record Stats(long hits, long misses, long builds, long buildNanos, int readOnlyEntries) {
     }
 }

@@ -185,11 +185,11 @@ class RegistryReadBackPropertyTest {
         Applications server = registry.snapshot().applications();
         for (WireFormat format : WireFormat.values()) {
             for (Detail detail : Detail.values()) {
-                String full = payload(CacheKey.allApps(format, detail));
+                String full = payload(new CacheKey(CacheKey.Entity.ALL_APPS, "", format, detail));
                 for (CodecWrapper codec : codecs(format, detail)) {
                     var apps = decode(codec, full, com.netflix.discovery.shared.Applications.class, format, detail);
                     sameRegistry(server, apps, detail, codec.codecName());
-                    var delta = decode(codec, payload(CacheKey.delta(format, detail)),
+                    var delta = decode(codec, payload(new CacheKey(CacheKey.Entity.DELTA, "", format, detail)),
                             com.netflix.discovery.shared.Applications.class, format, detail);
                     deltaMatchesRegistry(delta, codec.codecName());
                     for (Application app : server.applications()) {

@@ -31,7 +31,8 @@ class ReplicaStatusTest {
         }
         ServerConfig config = ConfigLoader.load(List.of(m));
         RecordingPeerClient peer = new RecordingPeerClient();
-        cluster = new PeerCluster(config.peers(), self, registry, Clock.systemUTC(), url -> peer, PeerDns.SYSTEM);
+        cluster = new PeerCluster(config.peers(), self, registry, Clock.systemUTC(), url -> peer, PeerDns.SYSTEM,
+                d -> { }, false);
         cluster.refresh();
         SelfRegistration me = new SelfRegistration(config.instance(), self, registry, Clock.systemUTC(), "/eureka");
         me.renew(true);
