@@ -74,7 +74,7 @@ public final class RegistryServer implements AutoCloseable {
      * the periodic tasks.
      */
     public void start() {
-        scheduler = new Scheduler();
+        scheduler = new ThreadScheduler();
         startup.start(scheduler);
         scheduler.every("eviction", config.eviction().interval(), evictor::run);
         scheduler.every("delta-retention", config.delta().purgeInterval(), registry::purgeRecentChanges);
