@@ -146,7 +146,7 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
         PriorityQueue<AppRow> largest = new PriorityQueue<>(Math.max(1, maxAppLabels + 1), SMALLEST_FIRST);
         int[] other = new int[InstanceStatus.values().length];
         boolean[] hasOther = {false};
-        registry.countByAppAndStatus((app, counts) -> {
+        registry.views().countByAppAndStatus((app, counts) -> {
             int total = 0;
             for (int n : counts) {
                 total += n;

@@ -105,7 +105,7 @@ public final class PeerNode implements AutoCloseable {
             return;   // a cancel the peer did not know (404) needs nothing; other failures are not retried
         }
         if (result.statusCode() == 404) {
-            registry.lease(task.app(), task.id()).ifPresent(lease -> batcher.offer(
+            registry.views().lease(task.app(), task.id()).ifPresent(lease -> batcher.offer(
                     new ReplicationTask.Register(lease.instance(), clock.instant().plus(registerTtl))));
         } else if (result.statusCode() == 409 && result.responseEntity() != null && syncWhenTimestampDiffers) {
             InstanceInfo theirs = result.responseEntity();

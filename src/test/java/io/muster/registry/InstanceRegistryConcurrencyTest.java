@@ -66,8 +66,8 @@ class InstanceRegistryConcurrencyTest {
             futures.add(pool.submit(() -> {
                 start.await();
                 while (writing.get()) {
-                    RegistrySnapshot delta = registry.delta();
-                    RegistrySnapshot full = registry.snapshot();
+                    RegistrySnapshot delta = registry.views().delta();
+                    RegistrySnapshot full = registry.views().snapshot();
                     // the delta's hash is the registry's at its own moment; a full snapshot's hash matches its content
                     Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
                     full.applications().applications().forEach(a -> a.instances()
@@ -81,7 +81,7 @@ class InstanceRegistryConcurrencyTest {
                     if (held > writers * perWriter) {
                         problems.add("delta hash counts " + held + " instances");
                     }
-                    registry.instance("APP" + ThreadLocalRandom.current().nextInt(7), "w0-1");
+                    registry.views().instance("APP" + ThreadLocalRandom.current().nextInt(7), "w0-1");
                 }
                 return null;
             }));
@@ -98,7 +98,7 @@ class InstanceRegistryConcurrencyTest {
 
         assertThat(problems).isEmpty();
         Set<String> actual = ConcurrentHashMap.newKeySet();
-        for (Application app : registry.snapshot().applications().applications()) {
+        for (Application app : registry.views().snapshot().applications().applications()) {
             for (InstanceInfo i : app.instances()) {
                 actual.add(app.name() + "/" + i.id());
             }
@@ -139,7 +139,7 @@ class InstanceRegistryConcurrencyTest {
         writer.start();
         int deltas = 0;
         while (writing.get() || deltas == 0) {
-            var delta = registry.delta().applications();
+            var delta = registry.views().delta().applications();
             for (Application app : delta.applications()) {
                 for (InstanceInfo i : app.instances()) {
                     if (i.actionType() == io.muster.model.ActionType.DELETED) {

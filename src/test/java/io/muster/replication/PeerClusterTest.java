@@ -236,7 +236,7 @@ class PeerClusterTest {
         peer.answer = items -> items.stream().map(i -> new ReplicationResult(409, newer)).toList();
         registry.renew("A", "i-1", null, null, Origin.CLIENT);
         nextBatch();
-        assertThat(registry.instance("A", "i-1").orElseThrow().ipAddr()).isEqualTo("10.1.1.1");
+        assertThat(registry.views().instance("A", "i-1").orElseThrow().ipAddr()).isEqualTo("10.1.1.1");
     }
 
     @Test
@@ -247,7 +247,7 @@ class PeerClusterTest {
         SyncResult sync = cluster.syncUp(false);
         assertThat(sync.outcome()).isEqualTo(SyncOutcome.PEER_ANSWERED);
         assertThat(sync.copied()).isEqualTo(2);
-        assertThat(registry.instance("B", "b-2")).isPresent();
+        assertThat(registry.views().instance("B", "b-2")).isPresent();
         assertThat(peer.batches).as("copied instances are not sent back").isEmpty();
     }
 
@@ -260,7 +260,7 @@ class PeerClusterTest {
                         .build(),
                 Instances.sample("B", "b-3").ipAddr(null).build()))));
         assertThat(cluster.syncUp(false).copied()).isEqualTo(1);
-        assertThat(registry.instance("B", "b-1")).isPresent();
+        assertThat(registry.views().instance("B", "b-1")).isPresent();
         assertThat(registry.size()).isEqualTo(1);
     }
 

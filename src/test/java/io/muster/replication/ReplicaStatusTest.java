@@ -73,7 +73,7 @@ class ReplicaStatusTest {
         assertThat(r.self().app()).isEqualTo("EUREKA-SERVER");
         assertThat(r.self().hostName()).isEqualTo("10.9.9.3");
         assertThat(r.self().id()).isEqualTo("10.9.9.3:eureka-server:8761");
-        assertThat(registry.instance("EUREKA-SERVER", "10.9.9.3:eureka-server:8761")).isPresent();
+        assertThat(registry.views().instance("EUREKA-SERVER", "10.9.9.3:eureka-server:8761")).isPresent();
     }
 
     @Test
