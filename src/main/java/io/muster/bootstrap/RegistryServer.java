@@ -13,6 +13,7 @@ import io.muster.replication.LocalNode;
 import io.muster.replication.PeerCluster;
 import io.muster.replication.ReplicaStatus;
 import io.muster.replication.SelfRegistration;
+import io.muster.status.StatusSource;
 
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -61,10 +62,10 @@ public final class RegistryServer implements AutoCloseable {
                 config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1));
         ReplicaStatus replicas = new ReplicaStatus(peers, registry, selfRegistration,
                 config.peers().minAvailableForHealthy());
-        StatusReport status = new StatusReport(registry, selfPreservation, evictor, cache, gate, clock,
-                config.environment(), config.dataCenter(), peers::statuses, settings(config), replicas::report);
-        this.metrics = new MusterMetrics(registry, selfPreservation, evictor, cache, peers::statuses,
-                config.metrics());
+        StatusSource source = new StatusSource(registry, selfPreservation, evictor, cache, peers::statuses, clock);
+        StatusReport status = new StatusReport(source, gate, clock, config.environment(), config.dataCenter(),
+                settings(config), replicas::report);
+        this.metrics = new MusterMetrics(registry, source, config.metrics());
         registry.addListener(metrics);
         this.api = Api.create(registry, cache, gate, config.delta().disabled(), clock, status, metrics::scrape);
     }
