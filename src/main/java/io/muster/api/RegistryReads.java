@@ -55,11 +55,11 @@ public final class RegistryReads {
     }
 
     public Reply instance(String app, String id, String accept) {
-        return encoded(registry.instance(InstanceWrites.appName(app), id), accept);
+        return encoded(registry.views().instance(InstanceWrites.appName(app), id), accept);
     }
 
     public Reply instanceById(String id, String accept) {
-        return encoded(registry.instanceById(id), accept);
+        return encoded(registry.views().instanceById(id), accept);
     }
 
     private static Reply encoded(Optional<InstanceInfo> instance, String accept) {

@@ -1,51 +1,42 @@
 package io.muster.api;
 
 import io.muster.cache.ResponseCache;
-import io.muster.eviction.Evictor;
-import io.muster.eviction.SelfPreservation;
-import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
 import io.muster.replication.PeerNode;
 import io.muster.replication.ReplicaStatus;
+import io.muster.status.StatusSnapshot;
+import io.muster.status.StatusSource;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/** Gathers the numbers behind {@code /status}, the dashboard document and the health checks. */
+/**
+ * The documents behind {@code /status}, the dashboard and the health checks, written from one {@link StatusSnapshot}
+ * (the metrics read the same snapshot).
+ */
 public final class StatusReport {
-    private final InstanceRegistry registry;
-    private final SelfPreservation selfPreservation;
-    private final Evictor evictor;
-    private final ResponseCache cache;
+    private final StatusSource source;
     private final TrafficGate gate;
     private final Clock clock;
     private final Instant startedAt;
     private final String environment;
     private final String dataCenter;
-    private final Supplier<List<PeerNode.Status>> peers;
     private final Map<String, Object> settings;
     private final Supplier<ReplicaStatus.Report> replicas;
 
     /** @param settings the effective configuration, shown on the dashboard (no credentials) */
-    public StatusReport(InstanceRegistry registry, SelfPreservation selfPreservation, Evictor evictor,
-                        ResponseCache cache, TrafficGate gate, Clock clock, String environment, String dataCenter,
-                        Supplier<List<PeerNode.Status>> peers, Map<String, Object> settings,
-                        Supplier<ReplicaStatus.Report> replicas) {
-        this.registry = registry;
-        this.selfPreservation = selfPreservation;
-        this.evictor = evictor;
-        this.cache = cache;
+    public StatusReport(StatusSource source, TrafficGate gate, Clock clock, String environment, String dataCenter,
+                        Map<String, Object> settings, Supplier<ReplicaStatus.Report> replicas) {
+        this.source = source;
         this.gate = gate;
         this.clock = clock;
         this.startedAt = clock.instant();
         this.environment = environment;
         this.dataCenter = dataCenter;
-        this.peers = peers;
         this.settings = Map.copyOf(settings);
         this.replicas = replicas;
     }
@@ -84,26 +75,27 @@ public final class StatusReport {
     /** The dashboard's document: everything needed to explain what the server is doing. */
     public Map<String, Object> dashboard() {
         Map<String, Object> d = new LinkedHashMap<>();
-        Instant now = clock.instant();
+        StatusSnapshot snapshot = source.snapshot();
+        Instant now = snapshot.at();
         d.put("currentTime", now.toString());
         d.put("startedAt", startedAt.toString());
         d.put("uptimeSeconds", Duration.between(startedAt, now).toSeconds());
         d.put("environment", environment);
         d.put("dataCenter", dataCenter);
-        d.put("instances", registry.size());
-        d.put("applications", registry.applicationCount());
+        d.put("instances", snapshot.instances());
+        d.put("applications", snapshot.applications());
         d.put("openForTraffic", gate.isOpen());
         d.put("readsAllowed", gate.allowsReads());
         d.put("readsHeldUntil", gate.readsHeldUntil() == null ? null : gate.readsHeldUntil().toString());
-        d.put("selfPreservation", selfPreservationSection());
-        d.put("evictedTotal", evictor.evictedTotal());
-        d.put("statusOverrides", registry.statusOverrides());
-        ResponseCache.Stats stats = cache.stats();
+        d.put("selfPreservation", selfPreservationSection(snapshot.selfPreservation()));
+        d.put("evictedTotal", snapshot.evictedTotal());
+        d.put("statusOverrides", snapshot.statusOverrides());
+        ResponseCache.Stats stats = snapshot.responseCache();
         d.put("responseCache", Map.of("hits", stats.hits(), "misses", stats.misses(), "builds", stats.builds(),
                 "buildMillis", stats.buildNanos() / 1_000_000, "readOnlyEntries", stats.readOnlyEntries()));
-        d.put("peers", peers.get().stream().map(StatusReport::peer).toList());
+        d.put("peers", snapshot.peers().stream().map(StatusReport::peer).toList());
         d.put("settings", settings);
-        d.put("recentActivity", registry.activity().recent().stream().limit(1000).map(a -> Map.of(
+        d.put("recentActivity", source.recentActivity().stream().limit(1000).map(a -> Map.of(
                 "at", a.at().toString(), "kind", a.kind(), "app", a.app(), "id", a.id(), "status", a.status()))
                 .toList());
         Runtime rt = Runtime.getRuntime();
@@ -127,27 +119,27 @@ public final class StatusReport {
         return m;
     }
 
-    private Map<String, Object> selfPreservationSection() {
+    private static Map<String, Object> selfPreservationSection(StatusSnapshot.SelfPreservationState sp) {
         Map<String, Object> s = new LinkedHashMap<>();
-        long renewals = registry.renewalsLastMinute();
-        boolean expiryAllowed = selfPreservation.allowsExpiry();
-        s.put("enabled", selfPreservation.isEnabled());
-        s.put("expectedClients", selfPreservation.expectedClients());
+        long renewals = sp.renewalsLastMinute();
+        boolean expiryAllowed = sp.allowsExpiry();
+        s.put("enabled", sp.enabled());
+        s.put("expectedClients", sp.expectedClients());
         s.put("renewalsLastMinute", renewals);
-        s.put("renewalThreshold", selfPreservation.threshold());
+        s.put("renewalThreshold", sp.threshold());
         s.put("leaseExpirationEnabled", expiryAllowed);
-        s.put("belowThreshold", selfPreservation.isBelowRenewalThreshold());
-        Instant measuring = selfPreservation.measuringUntil(clock.instant());
+        s.put("belowThreshold", sp.belowThreshold());
+        Instant measuring = sp.measuringUntil();
         s.put("measuringUntil", measuring == null ? null : measuring.toString());
         String reason;
-        if (!selfPreservation.isEnabled()) {
+        if (!sp.enabled()) {
             reason = "self-preservation is off: lapsed leases always expire";
         } else if (expiryAllowed) {
             reason = renewals + " renewals in the last minute exceed the threshold of "
-                    + selfPreservation.threshold() + ": lapsed leases expire";
+                    + sp.threshold() + ": lapsed leases expire";
         } else {
             reason = renewals + " renewals in the last minute are at or below the threshold of "
-                    + selfPreservation.threshold() + " (" + selfPreservation.expectedClients()
+                    + sp.threshold() + " (" + sp.expectedClients()
                     + " expected clients): leases are kept in case this is a network problem";
         }
         s.put("reason", reason);

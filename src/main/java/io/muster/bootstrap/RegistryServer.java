@@ -13,6 +13,7 @@ import io.muster.replication.LocalNode;
 import io.muster.replication.PeerCluster;
 import io.muster.replication.ReplicaStatus;
 import io.muster.replication.SelfRegistration;
+import io.muster.status.StatusSource;
 
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -61,10 +62,10 @@ public final class RegistryServer implements AutoCloseable {
                 config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1));
         ReplicaStatus replicas = new ReplicaStatus(peers, registry, selfRegistration,
                 config.peers().minAvailableForHealthy());
-        StatusReport status = new StatusReport(registry, selfPreservation, evictor, cache, gate, clock,
-                config.environment(), config.dataCenter(), peers::statuses, settings(config), replicas::report);
-        this.metrics = new MusterMetrics(registry, selfPreservation, evictor, cache, peers::statuses,
-                config.metrics());
+        StatusSource source = new StatusSource(registry, selfPreservation, evictor, cache, peers::statuses, clock);
+        StatusReport status = new StatusReport(source, gate, clock, config.environment(), config.dataCenter(),
+                settings(config), replicas::report);
+        this.metrics = new MusterMetrics(registry, source, config.metrics());
         registry.addListener(metrics);
         this.api = Api.create(registry, cache, gate, config.delta().disabled(), clock, status, metrics::scrape);
     }
@@ -74,7 +75,7 @@ public final class RegistryServer implements AutoCloseable {
      * the periodic tasks.
      */
     public void start() {
-        scheduler = new Scheduler();
+        scheduler = new ThreadScheduler();
         startup.start(scheduler);
         scheduler.every("eviction", config.eviction().interval(), evictor::run);
         scheduler.every("delta-retention", config.delta().purgeInterval(), registry::purgeRecentChanges);
@@ -109,32 +110,9 @@ public final class RegistryServer implements AutoCloseable {
         }
     }
 
+    /** The settings view: every setting in effect, as the loader read it (each key is spelled there only). */
     private static Map<String, Object> settings(ServerConfig c) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("enableSelfPreservation", c.selfPreservation().enabled());
-        m.put("renewalPercentThreshold", c.selfPreservation().renewalPercentThreshold());
-        m.put("expectedClientRenewalIntervalSeconds", c.selfPreservation().expectedClientRenewalInterval().toSeconds());
-        m.put("renewalThresholdUpdateIntervalMs", c.selfPreservation().thresholdUpdateInterval().toMillis());
-        m.put("evictionIntervalTimerInMs", c.eviction().interval().toMillis());
-        m.put("useReadOnlyResponseCache", c.responseCache().useReadOnlyCache());
-        m.put("responseCacheUpdateIntervalMs", c.responseCache().updateInterval().toMillis());
-        m.put("responseCacheAutoExpirationInSeconds", c.responseCache().autoExpiration().toSeconds());
-        m.put("retentionTimeInMSInDeltaQueue", c.delta().retention().toMillis());
-        m.put("disableDelta", c.delta().disabled());
-        m.put("waitTimeInMsWhenSyncEmpty", c.startup().waitWhenSyncEmpty().toMillis());
-        m.put("registrySyncRetryWaitMs", c.startup().syncRetryWait().toMillis());
-        m.put("expectedNumberOfClientsSendingRenews", c.startup().expectedClientsBeforeSync());
-        m.put("defaultOpenForTrafficCount", c.startup().defaultOpenForTrafficCount());
-        m.put("minAvailableInstancesForPeerReplication", c.peers().minAvailableForHealthy());
-        m.put("syncWhenTimestampDiffers", c.peers().syncWhenTimestampDiffers());
-        m.put("appName", c.instance().appName());
-        m.put("registerWithEureka", c.instance().registerWithPeers());
-        m.put("dashboard.enabled", c.dashboard().enabled());
-        m.put("dashboard.path", c.dashboard().path());
-        m.put("peerReplicationBatchDelayMs", c.peers().batchDelay().toMillis());
-        m.put("peerEurekaNodesUpdateIntervalMs", c.peers().updateInterval().toMillis());
-        m.put("maxInstances", c.limits().maxInstances());
-        m.put("maxInstancesPerApp", c.limits().maxInstancesPerApp());
+        Map<String, Object> m = new LinkedHashMap<>(c.keys().effective());
         // what the operator wrote that Muster does not use, shown beside the settings it does
         m.put("unknownKeys", c.keys().unknown().stream().map(k -> Map.of("key", k.key(), "note", k.note())).toList());
         m.put("keysWithoutEffect", c.keys().noEffect().stream()

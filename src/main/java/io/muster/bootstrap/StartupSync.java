@@ -9,7 +9,6 @@ import io.muster.replication.PeerCluster;
 import io.muster.replication.SyncResult;
 
 import java.time.Clock;
-import java.util.concurrent.ScheduledFuture;
 import java.util.logging.Logger;
 
 /**
@@ -31,7 +30,7 @@ final class StartupSync {
     private final Clock clock;
     private final int configuredUrls;
     private volatile boolean synced;
-    private ScheduledFuture<?> retries;
+    private Scheduler.Cancellable retries;
 
     StartupSync(StartupConfig config, PeerCluster peers, TrafficGate gate, SelfPreservation selfPreservation,
                 LocalNode self, Clock clock, int configuredUrls) {
@@ -107,7 +106,7 @@ final class StartupSync {
 
     private void stopRetrying() {
         if (retries != null) {
-            retries.cancel(false);
+            retries.cancel();
         }
     }
 

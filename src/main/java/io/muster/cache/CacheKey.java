@@ -22,14 +22,6 @@ public record CacheKey(Entity entity, String name, WireFormat format, Detail det
         name = name == null ? "" : name;
     }
 
-    public static CacheKey allApps(WireFormat format, Detail detail) {
-        return new CacheKey(Entity.ALL_APPS, "", format, detail);
-    }
-
-    public static CacheKey delta(WireFormat format, Detail detail) {
-        return new CacheKey(Entity.DELTA, "", format, detail);
-    }
-
     /** What invalidation tracks: the entity and name, across formats. */
     Target target() {
         return new Target(entity, name);

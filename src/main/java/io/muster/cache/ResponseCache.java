@@ -8,6 +8,7 @@ import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.muster.codec.EurekaCodec;
 import io.muster.config.ServerConfig.ResponseCacheConfig;
 import io.muster.model.InstanceInfo;
+import io.muster.model.VipKind;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.RegistryChange;
 import io.muster.registry.RegistryListener;
@@ -137,11 +138,11 @@ public final class ResponseCache implements RegistryListener {
         long t0 = System.nanoTime();
         long sequence = registry.sequence();   // read before the data: a later change makes this payload stale
         byte[] bytes = switch (key.entity()) {
-            case ALL_APPS -> encode(key, registry.snapshot());
-            case DELTA -> encode(key, registry.delta());
-            case VIP -> encode(key, registry.vip(key.name(), false));
-            case SVIP -> encode(key, registry.vip(key.name(), true));
-            case APP -> registry.application(key.name())
+            case ALL_APPS -> encode(key, registry.views().snapshot());
+            case DELTA -> encode(key, registry.views().delta());
+            case VIP -> encode(key, registry.views().vip(VipKind.VIP, key.name()));
+            case SVIP -> encode(key, registry.views().vip(VipKind.SECURE_VIP, key.name()));
+            case APP -> registry.views().application(key.name())
                     .map(app -> EurekaCodec.encode(key.format(), app, key.detail()))
                     .orElse(new byte[0]);
         };
@@ -182,25 +183,19 @@ public final class ResponseCache implements RegistryListener {
 
     private void stamp(InstanceInfo instance, long seq) {
         stamps.put(new CacheKey.Target(CacheKey.Entity.APP, instance.app()), seq);
-        stampVips(CacheKey.Entity.VIP, instance.vipAddress(), seq);
-        stampVips(CacheKey.Entity.SVIP, instance.secureVipAddress(), seq);
-    }
-
-    private void stampVips(CacheKey.Entity entity, String vips, long seq) {
-        if (vips == null) {
-            return;
+        for (String vip : instance.vips(VipKind.VIP)) {
+            stamps.put(new CacheKey.Target(CacheKey.Entity.VIP, vip), seq);
         }
-        for (String vip : vips.split(",")) {
-            stamps.put(new CacheKey.Target(entity, vip.trim()), seq);
+        for (String vip : instance.vips(VipKind.SECURE_VIP)) {
+            stamps.put(new CacheKey.Target(CacheKey.Entity.SVIP, vip), seq);
         }
     }
 
     public Stats stats() {
-        return new Stats(hits.sum(), misses.sum(), builds.sum(), buildNanos.sum(), readOnly.size(), readWrite.size());
+        return new Stats(hits.sum(), misses.sum(), builds.sum(), buildNanos.sum(), readOnly.size());
     }
 
     /** Counters for status pages and metrics. */
-    public record Stats(long hits, long misses, long builds, long buildNanos, int readOnlyEntries,
-                        long readWriteEntries) {
+    public record Stats(long hits, long misses, long builds, long buildNanos, int readOnlyEntries) {
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -29,6 +30,8 @@ public final class ConfigLoader {
     private final List<String> problems = new ArrayList<>();
     /** Display spellings of every setting this loader looked up: the candidates for "did you mean". */
     private final Set<String> consulted = new LinkedHashSet<>();
+    /** Typed settings in effect, by their first (documented) name, in the order read. */
+    private final Map<String, Object> effective = new LinkedHashMap<>();
     private String springApplicationName;
     private String strict;
 
@@ -162,19 +165,24 @@ public final class ConfigLoader {
      * configured like the Spring servers of its cluster joins their application and they count it as a replica.
      */
     private ServerConfig.InstanceConfig instance() {
-        String app = blankToNull(raw("instance.appname"), springApplicationName);
-        return new ServerConfig.InstanceConfig(app == null ? "UNKNOWN" : app.toUpperCase(Locale.ROOT),
+        String appNameKey = "instance.appname";
+        String app = blankToNull(raw(appNameKey), springApplicationName);
+        app = app == null ? "UNKNOWN" : app.toUpperCase(Locale.ROOT);
+        effective.put(appNameKey, app);
+        return new ServerConfig.InstanceConfig(app,
                 blankToNull(raw("instance.instanceId")), blankToNull(raw("instance.hostname")),
                 blankToNull(raw("instance.ipAddress")), bool(false, "instance.preferIpAddress"),
                 bool(true, "client.registerWithEureka"));
     }
 
     private String dashboardPath() {
-        String path = orDefault(raw("dashboard.path"), "/");
+        String key = "dashboard.path";
+        String path = orDefault(raw(key), "/");
         if (!path.matches("/[A-Za-z0-9._~/-]*")) {
-            problems.add(origins.get("dashboard.path") + "=" + path + " (expected a path starting with /)");
-            return "/";
+            problems.add(origins.get(key) + "=" + path + " (expected a path starting with /)");
+            path = "/";
         }
+        effective.put(key, path);
         return path;
     }
 
@@ -199,7 +207,7 @@ public final class ConfigLoader {
             unknown.add(new ServerConfig.KeyNote(key, closest == null ? "not a setting Muster knows"
                     : "did you mean " + spelledLike(key, closest) + "?"));
         });
-        return new ServerConfig.KeyReport(unknown, noEffect);
+        return new ServerConfig.KeyReport(unknown, noEffect, effective);
     }
 
     /** The suggestion written with the prefix the operator used ({@code eureka.server.} or {@code eureka.}). */
@@ -263,7 +271,14 @@ public final class ConfigLoader {
         return Arrays.stream(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
+    /** The value of the first name given, else the fallback; recorded as in effect under the first name. */
     private <T> T get(T fallback, Function<String, T> parse, String[] names, String expected) {
+        T value = parsed(fallback, parse, names, expected);
+        effective.put(names[0], value instanceof Duration d ? d.toMillis() : value);
+        return value;
+    }
+
+    private <T> T parsed(T fallback, Function<String, T> parse, String[] names, String expected) {
         consulted.addAll(List.of(names));
         for (String name : names) {
             String key = name.toLowerCase(Locale.ROOT);
@@ -299,13 +314,13 @@ public final class ConfigLoader {
     }
 
     private Duration millis(long fallback, long min, String... names) {
-        return Duration.ofMillis(get(fallback, raw -> {
+        return get(Duration.ofMillis(fallback), raw -> {
             long v = Long.parseLong(raw);
             if (v < min) {
                 throw new IllegalArgumentException();
             }
-            return v;
-        }, names, "milliseconds >= " + min));
+            return Duration.ofMillis(v);
+        }, names, "milliseconds >= " + min);
     }
 
     private double number(double fallback, double min, double max, String... names) {

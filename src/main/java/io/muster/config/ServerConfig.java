@@ -1,7 +1,10 @@
 package io.muster.config;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Settings for the whole server, loaded once at start-up. Durations, never raw milliseconds. */
 public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfPreservation,
@@ -80,10 +83,16 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
     }
 
     /** Keys given that Muster does not know (with the closest known key), and keys it knows to have no effect. */
-    public record KeyReport(List<KeyNote> unknown, List<KeyNote> noEffect) {
+    /**
+     * @param effective every setting the loader read, by the name it is documented under, with the value in effect
+     *                  (durations in milliseconds): the one table the dashboard's settings view is derived from.
+     *                  Settings that are URLs (they may carry credentials) or free text are left out.
+     */
+    public record KeyReport(List<KeyNote> unknown, List<KeyNote> noEffect, Map<String, Object> effective) {
         public KeyReport {
             unknown = List.copyOf(unknown);
             noEffect = List.copyOf(noEffect);
+            effective = Collections.unmodifiableMap(new LinkedHashMap<>(effective));
         }
     }
 

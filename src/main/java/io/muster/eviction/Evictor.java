@@ -52,7 +52,7 @@ public final class Evictor {
         if (!allowed) {
             return 0;
         }
-        List<Lease> expired = new ArrayList<>(registry.expiredLeases(compensation(previous, now)));
+        List<Lease> expired = new ArrayList<>(registry.views().expiredLeases(compensation(previous, now)));
         if (expired.isEmpty()) {
             return 0;
         }

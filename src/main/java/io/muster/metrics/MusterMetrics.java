@@ -8,9 +8,6 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.muster.cache.ResponseCache;
-import io.muster.eviction.Evictor;
-import io.muster.eviction.SelfPreservation;
 import io.muster.config.ServerConfig.MetricsConfig;
 import io.muster.model.InstanceStatus;
 import io.muster.registry.InstanceRegistry;
@@ -18,6 +15,8 @@ import io.muster.registry.Refusal;
 import io.muster.registry.RegistryChange;
 import io.muster.registry.RegistryListener;
 import io.muster.replication.PeerNode;
+import io.muster.status.StatusSnapshot;
+import io.muster.status.StatusSource;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,12 +25,12 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * The server's meters, in one Prometheus registry owned by this object (never Micrometer's global one, so a
  * redeploy starts clean). Counters move on registry changes; gauges that describe the whole registry or the peers
- * are recomputed when Prometheus scrapes.
+ * are recomputed when Prometheus scrapes, from one {@link StatusSnapshot} taken per scrape (the dashboard's document
+ * is written from the same kind of snapshot).
  *
  * <p>Label budget: {@code muster_instances} has its own series only for the {@code maxAppLabels} largest apps (most
  * instances, then by name); the others are summed under {@code app="_other"}, so a scrape stays small and fast
@@ -42,7 +41,8 @@ import java.util.function.Supplier;
 public final class MusterMetrics implements RegistryListener, AutoCloseable {
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final InstanceRegistry registry;
-    private final Supplier<List<PeerNode.Status>> peers;
+    private final StatusSource source;
+    private volatile StatusSnapshot last;
     private final Counter registrations;
     private final Counter cancellations;
     private final Counter renewals;
@@ -59,41 +59,41 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
     /** The app label under which apps beyond the label budget are summed. */
     public static final String OTHER_APPS = "_other";
 
-    public MusterMetrics(InstanceRegistry registry, SelfPreservation selfPreservation, Evictor evictor,
-                         ResponseCache cache, Supplier<List<PeerNode.Status>> peers) {
-        this(registry, selfPreservation, evictor, cache, peers, MetricsConfig.DEFAULT);
-    }
-
-    public MusterMetrics(InstanceRegistry registry, SelfPreservation selfPreservation, Evictor evictor,
-                         ResponseCache cache, Supplier<List<PeerNode.Status>> peers, MetricsConfig config) {
+    /** @param registry for the per-app instance counts, which are not part of the snapshot */
+    public MusterMetrics(InstanceRegistry registry, StatusSource source, MetricsConfig config) {
         this.registry = registry;
-        this.peers = peers;
+        this.source = source;
+        this.last = source.snapshot();
         this.maxAppLabels = config.maxAppLabels();
         registrations = Counter.builder("muster_registrations").description("registrations, local and replicated")
                 .register(prometheus);
         cancellations = Counter.builder("muster_cancellations").description("cancellations, local and replicated")
                 .register(prometheus);
         renewals = Counter.builder("muster_renewals").description("successful heartbeats").register(prometheus);
-        FunctionCounter.builder("muster_evictions", evictor, Evictor::evictedTotal)
+        FunctionCounter.builder("muster_evictions", this, m -> m.last.evictedTotal())
                 .description("leases expired by eviction").register(prometheus);
-        Gauge.builder("muster_renewals_last_minute", registry, InstanceRegistry::renewalsLastMinute)
+        Gauge.builder("muster_renewals_last_minute", this, m -> m.last.selfPreservation().renewalsLastMinute())
                 .description("renewals counted in the last full minute").register(prometheus);
-        Gauge.builder("muster_renewal_threshold", selfPreservation, SelfPreservation::threshold)
+        Gauge.builder("muster_renewal_threshold", this, m -> m.last.selfPreservation().threshold())
                 .description("renewals per minute at or below which leases stop expiring").register(prometheus);
-        Gauge.builder("muster_expected_clients", selfPreservation, SelfPreservation::expectedClients)
+        Gauge.builder("muster_expected_clients", this, m -> m.last.selfPreservation().expectedClients())
                 .register(prometheus);
-        Gauge.builder("muster_self_preservation_active", selfPreservation, s -> s.allowsExpiry() ? 0 : 1)
+        Gauge.builder("muster_self_preservation_active", this, m -> m.last.selfPreservation().allowsExpiry() ? 0 : 1)
                 .description("1 while self-preservation keeps lapsed leases").register(prometheus);
-        FunctionCounter.builder("muster_response_cache_hits", cache, c -> c.stats().hits()).register(prometheus);
-        FunctionCounter.builder("muster_response_cache_misses", cache, c -> c.stats().misses()).register(prometheus);
-        FunctionCounter.builder("muster_response_cache_builds", cache, c -> c.stats().builds()).register(prometheus);
-        FunctionCounter.builder("muster_response_cache_build_seconds", cache, c -> c.stats().buildNanos() / 1e9)
+        FunctionCounter.builder("muster_response_cache_hits", this, m -> m.last.responseCache().hits())
+                .register(prometheus);
+        FunctionCounter.builder("muster_response_cache_misses", this, m -> m.last.responseCache().misses())
+                .register(prometheus);
+        FunctionCounter.builder("muster_response_cache_builds", this, m -> m.last.responseCache().builds())
+                .register(prometheus);
+        FunctionCounter.builder("muster_response_cache_build_seconds", this,
+                        m -> m.last.responseCache().buildNanos() / 1e9)
                 .description("time spent building payloads").register(prometheus);
         instances = MultiGauge.builder("muster_instances")
                 .description("registered instances by app and status; apps beyond the label budget as app=_other")
                 .register(prometheus);
         for (Refusal reason : Refusal.values()) {
-            FunctionCounter.builder("muster_rejected_writes", registry, r -> r.refusals(reason))
+            FunctionCounter.builder("muster_rejected_writes", this, m -> m.last.refusals().get(reason))
                     .description("registrations and metadata updates refused, by reason")
                     .tag("reason", reason.label()).register(prometheus);
         }
@@ -129,8 +129,9 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
     /** The Prometheus text exposition. */
     public String scrape() {
         synchronized (scrapeLock) {
+            last = source.snapshot();
             refreshInstances();
-            refreshPeers();
+            refreshPeers(last.peers());
             return prometheus.scrape();
         }
     }
@@ -146,7 +147,7 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
         PriorityQueue<AppRow> largest = new PriorityQueue<>(Math.max(1, maxAppLabels + 1), SMALLEST_FIRST);
         int[] other = new int[InstanceStatus.values().length];
         boolean[] hasOther = {false};
-        registry.countByAppAndStatus((app, counts) -> {
+        registry.views().countByAppAndStatus((app, counts) -> {
             int total = 0;
             for (int n : counts) {
                 total += n;
@@ -188,8 +189,7 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
         }
     }
 
-    private void refreshPeers() {
-        List<PeerNode.Status> all = peers.get();
+    private void refreshPeers(List<PeerNode.Status> all) {
         peerQueue.register(rows(all, PeerNode.Status::queueDepth), true);
         peerSent.register(rows(all, PeerNode.Status::sent), true);
         peerFailed.register(rows(all, PeerNode.Status::failedBatches), true);

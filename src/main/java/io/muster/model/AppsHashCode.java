@@ -1,6 +1,5 @@
 package io.muster.model;
 
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -23,13 +22,5 @@ public final class AppsHashCode {
         StringBuilder sb = new StringBuilder();
         byName.forEach((name, n) -> sb.append(name).append('_').append(n).append('_'));
         return sb.toString();
-    }
-
-    public static String of(Iterable<InstanceInfo> instances) {
-        Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
-        for (InstanceInfo i : instances) {
-            counts.merge(i.status(), 1, Integer::sum);
-        }
-        return of(counts);
     }
 }

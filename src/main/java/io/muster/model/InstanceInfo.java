@@ -1,7 +1,9 @@
 package io.muster.model;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -43,6 +45,23 @@ public record InstanceInfo(
             }
         }
         return hostName;
+    }
+
+    /**
+     * The VIP addresses of that kind: the list as sent is comma-separated (Eureka's format), split here once for
+     * the registry's VIP views and the cache's invalidation alike. Empty when the instance has none.
+     */
+    public List<String> vips(VipKind kind) {
+        String list = kind == VipKind.SECURE_VIP ? secureVipAddress : vipAddress;
+        if (list == null) {
+            return List.of();
+        }
+        String[] parts = list.split(",");
+        List<String> vips = new ArrayList<>(parts.length);
+        for (String part : parts) {
+            vips.add(part.trim());
+        }
+        return vips;
     }
 
     public Builder toBuilder() {

@@ -2,17 +2,12 @@ package io.muster.registry;
 
 import io.muster.config.ServerConfig.LimitsConfig;
 import io.muster.model.ActionType;
-import io.muster.model.Application;
-import io.muster.model.Applications;
-import io.muster.model.AppsHashCode;
 import io.muster.model.InstanceInfo;
 import io.muster.model.InstanceStatus;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +18,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Predicate;
 
 /**
  * The live registry of instances and their leases, with Eureka's rules for registration, renewal, cancellation,
@@ -34,11 +28,10 @@ import java.util.function.Predicate;
  * (register, cancel, expire, status override set or deleted, a renewal that corrects the status) runs under
  * {@code changeLock}, which also covers the delta queue, the sequence number and the listener calls. Snapshots and
  * deltas take the same lock, so a delta and the apps hash it carries describe one state of the registry.
- * Over 400 lines: it is the one place that holds live state and every write's ordering rules; what an instance
- * may carry lives in {@link InstanceRules}, the pieces of state in their own small classes.
+ * What an instance may carry lives in {@link InstanceRules}, the read views in {@link RegistryViews}, the pieces of
+ * state in their own small classes.
  */
 public final class InstanceRegistry {
-    private static final int STATUSES = InstanceStatus.values().length;
     private final Clock clock;
     private final Map<String, Map<String, Lease>> apps = new ConcurrentHashMap<>();
     private final ReentrantLock changeLock = new ReentrantLock();
@@ -48,9 +41,9 @@ public final class InstanceRegistry {
     private final RenewalRate renewals;
     private final List<RegistryListener> listeners = new CopyOnWriteArrayList<>();
     private final InstanceRules rules;
+    private final RegistryViews views;
     private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
     private volatile long sequence; // written under changeLock; read without it by the response cache
-    private long deltaVersion;      // guarded by changeLock
     private int instanceCount;      // guarded by changeLock
 
     /** A registry with the default limits. */
@@ -67,6 +60,7 @@ public final class InstanceRegistry {
         this.overrides = new StatusOverrides(clock);
         this.recentChanges = new RecentChanges(deltaRetention);
         this.renewals = new RenewalRate(clock);
+        this.views = new RegistryViews(apps, changeLock, recentChanges, () -> sequence, clock);
     }
 
     public void addListener(RegistryListener listener) {
@@ -321,14 +315,14 @@ public final class InstanceRegistry {
     public Optional<InstanceInfo> updateMetadata(String app, String id, Map<String, String> metadata) {
         changeLock.lock();   // reentrant: register takes it again; holding it makes read-merge-write atomic
         try {
-            Optional<Lease> lease = lease(app, id);
+            Optional<Lease> lease = views.lease(app, id);
             if (lease.isEmpty()) {
                 return Optional.empty();
             }
             Map<String, String> merged = new LinkedHashMap<>(lease.get().instance().metadata());
             merged.putAll(metadata);
             register(lease.get().instance().toBuilder().metadata(merged).build(), Origin.CLIENT);
-            return lease(app, id).map(Lease::instance);
+            return views.lease(app, id).map(Lease::instance);
         } finally {
             changeLock.unlock();
         }
@@ -348,122 +342,9 @@ public final class InstanceRegistry {
 
     // ---------------------------------------------------------------- reads
 
-    public Optional<Lease> lease(String app, String id) {
-        Map<String, Lease> leases = apps.get(normalize(app));
-        return Optional.ofNullable(leases == null ? null : leases.get(id));
-    }
-
-    public Optional<InstanceInfo> instance(String app, String id) {
-        return lease(app, id).map(Lease::decorated);
-    }
-
-    /** The first instance with this id in any app (ids are meant to be unique). */
-    public Optional<InstanceInfo> instanceById(String id) {
-        for (Map<String, Lease> leases : apps.values()) {
-            Lease lease = leases.get(id);
-            if (lease != null) {
-                return Optional.of(lease.decorated());
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** One app with its instances; empty when unknown or without instances (a 404 for clients). */
-    public Optional<Application> application(String app) {
-        String name = normalize(app);
-        Map<String, Lease> leases = apps.get(name);
-        if (leases == null || leases.isEmpty()) {
-            return Optional.empty();
-        }
-        List<InstanceInfo> instances = leases.values().stream().map(Lease::decorated).toList();
-        return instances.isEmpty() ? Optional.empty() : Optional.of(new Application(name, instances));
-    }
-
-    /** The full registry, version 1, with its hash; taken under the change lock so hash and content agree. */
-    public RegistrySnapshot snapshot() {
-        return filtered(1, i -> true);
-    }
-
-    /** Instances whose VIP address list contains {@code vip} exactly; version -1 as in Eureka. */
-    public RegistrySnapshot vip(String vip, boolean secure) {
-        return filtered(-1, i -> containsVip(secure ? i.secureVipAddress() : i.vipAddress(), vip));
-    }
-
-    private static boolean containsVip(String list, String vip) {
-        if (list == null) {
-            return false;
-        }
-        for (String v : list.split(",")) {
-            if (v.trim().equals(vip)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private RegistrySnapshot filtered(long version, Predicate<InstanceInfo> filter) {
-        List<List<Lease>> perApp = new ArrayList<>();
-        Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
-        long seq;
-        changeLock.lock();
-        try {
-            seq = sequence;
-            for (Map<String, Lease> leases : apps.values()) {
-                List<Lease> kept = new ArrayList<>(leases.size());
-                for (Lease lease : leases.values()) {
-                    if (filter.test(lease.instance())) {
-                        kept.add(lease);
-                        counts.merge(lease.instance().status(), 1, Integer::sum);
-                    }
-                }
-                if (!kept.isEmpty()) {
-                    perApp.add(kept);
-                }
-            }
-        } finally {
-            changeLock.unlock();
-        }
-        List<Application> result = new ArrayList<>(perApp.size());
-        for (List<Lease> leases : perApp) {
-            result.add(new Application(leases.get(0).instance().app(),
-                    leases.stream().map(Lease::decorated).toList()));
-        }
-        result.sort(Comparator.comparing(Application::name));
-        return new RegistrySnapshot(new Applications(version, AppsHashCode.of(counts), result), seq);
-    }
-
-    /**
-     * The delta: the latest state of every instance changed within the retention window, with the hash of the
-     * whole registry at that same moment, so a client that merges it computes the same hash.
-     */
-    public RegistrySnapshot delta() {
-        Map<String, List<InstanceInfo>> byApp = new LinkedHashMap<>();
-        Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
-        long seq;
-        long version;
-        changeLock.lock();
-        try {
-            seq = sequence;
-            version = ++deltaVersion;
-            for (Map<String, Lease> leases : apps.values()) {
-                for (Lease lease : leases.values()) {
-                    counts.merge(lease.instance().status(), 1, Integer::sum);
-                }
-            }
-            for (RecentChanges.Entry e : recentChanges.latestByInstance().values()) {
-                InstanceInfo last = e.state();
-                // the live lease adds current lease timestamps; its instance is the last recorded state
-                Lease lease = last.actionType() == ActionType.DELETED ? null
-                        : lease(last.app(), last.id()).orElse(null);
-                byApp.computeIfAbsent(last.app(), a -> new ArrayList<>())
-                        .add(lease != null ? lease.decorated() : last);
-            }
-        } finally {
-            changeLock.unlock();
-        }
-        List<Application> result = new ArrayList<>();
-        byApp.forEach((name, instances) -> result.add(new Application(name, instances)));
-        return new RegistrySnapshot(new Applications(version, AppsHashCode.of(counts), result), seq);
+    /** What the registry holds, by app, VIP, id and as snapshots and deltas. */
+    public RegistryViews views() {
+        return views;
     }
 
     /** Drops delta entries older than the retention window. */
@@ -474,20 +355,6 @@ public final class InstanceRegistry {
         } finally {
             changeLock.unlock();
         }
-    }
-
-    /** Leases whose expiry (plus {@code grace}) has passed, at this moment. */
-    public List<Lease> expiredLeases(Duration grace) {
-        Instant now = clock.instant();
-        List<Lease> expired = new ArrayList<>();
-        for (Map<String, Lease> leases : apps.values()) {
-            for (Lease lease : leases.values()) {
-                if (lease.isExpired(now, grace)) {
-                    expired.add(lease);
-                }
-            }
-        }
-        return expired;
     }
 
     /** The number of the last visible change. Anything read after this call reflects at least that change. */
@@ -524,26 +391,7 @@ public final class InstanceRegistry {
         return refusals.get(reason).sum();
     }
 
-    /** Receives one app's instance counts, indexed by {@link InstanceStatus#ordinal()}. */
-    public interface AppCounts {
-        void accept(String app, int[] countsByStatus);
-    }
-
-    /**
-     * Instance counts per app and status, without building a snapshot or taking the change lock (for metrics:
-     * cheap with 100,000 apps; a change in flight may or may not be counted).
-     */
-    public void countByAppAndStatus(AppCounts visitor) {
-        for (Map.Entry<String, Map<String, Lease>> app : apps.entrySet()) {
-            int[] counts = new int[STATUSES];
-            for (Lease lease : app.getValue().values()) {
-                counts[lease.instance().status().ordinal()]++;
-            }
-            visitor.accept(app.getKey(), counts);
-        }
-    }
-
-    private static String normalize(String app) {
+    static String normalize(String app) {
         return app.toUpperCase(Locale.ROOT);
     }
 }

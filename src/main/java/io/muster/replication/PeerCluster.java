@@ -37,21 +37,27 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
     private final Clock clock;
     private final Function<PeerUrl, PeerClient> clients;
     private final PeerDns dns;
+    private final Sleeper sleeper;
+    private final boolean workerThreads;
     private final Object refreshLock = new Object();
     private volatile List<PeerNode> nodes = List.of();
     /** Guarded by refreshLock. */
     private List<PeerUrl> lastResolved = List.of();
 
     public PeerCluster(PeerConfig config, LocalNode self, InstanceRegistry registry, Clock clock) {
-        this(config, self, registry, clock, null, PeerDns.SYSTEM);
+        this(config, self, registry, clock, null, PeerDns.SYSTEM, Sleeper.REAL, true);
     }
 
     /**
-     * @param clients makes the client for a peer; null for HTTP
-     * @param dns     resolves the peer DNS name to its addresses
+     * @param clients       makes the client for a peer; null for HTTP
+     * @param dns           resolves the peer DNS name to its addresses
+     * @param sleeper       how the batchers back off
+     * @param workerThreads false when the caller runs the batches itself ({@link #runDueBatches})
      */
     PeerCluster(PeerConfig config, LocalNode self, InstanceRegistry registry, Clock clock,
-                Function<PeerUrl, PeerClient> clients, PeerDns dns) {
+                Function<PeerUrl, PeerClient> clients, PeerDns dns, Sleeper sleeper, boolean workerThreads) {
+        this.sleeper = sleeper;
+        this.workerThreads = workerThreads;
         this.config = config;
         this.settings = ReplicationSettings.of(config);
         this.self = self;
@@ -89,7 +95,7 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
             }
             for (PeerUrl url : wanted.values()) {
                 LOG.info("Muster: peer " + url + " added");
-                next.add(new PeerNode(url, clients.apply(url), registry, clock, settings));
+                next.add(new PeerNode(url, clients.apply(url), registry, clock, settings, sleeper, workerThreads));
             }
             nodes = List.copyOf(next);
             return wanted.size();
@@ -169,6 +175,25 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
      */
     public SyncResult syncUp(boolean quiet) {
         return new RegistrySync(registry).copyFromPeers(nodes, quiet);
+    }
+
+    /**
+     * For a cluster built without worker threads: runs each peer's due batches on the calling thread until none is
+     * due or one fails (a failed batch is due again right after its backoff, so the loop would not end). Returns
+     * how many batches ran.
+     */
+    int runDueBatches() throws InterruptedException {
+        int ran = 0;
+        for (PeerNode node : nodes) {
+            long failed = node.status().failedBatches();
+            while (node.runDueBatch()) {
+                ran++;
+                if (node.status().failedBatches() > failed) {
+                    break;
+                }
+            }
+        }
+        return ran;
     }
 
     public List<PeerNode.Status> statuses() {

@@ -40,7 +40,9 @@ public final class PeerNode implements AutoCloseable {
     private volatile String lastError;
     private volatile boolean reachable = true;
 
-    PeerNode(PeerUrl url, PeerClient client, InstanceRegistry registry, Clock clock, ReplicationSettings settings) {
+    /** @param workerThread false when the owner runs the batches itself ({@link #runDueBatch}) */
+    PeerNode(PeerUrl url, PeerClient client, InstanceRegistry registry, Clock clock, ReplicationSettings settings,
+             Sleeper sleeper, boolean workerThread) {
         this.url = url;
         this.client = client;
         this.registry = registry;
@@ -48,7 +50,10 @@ public final class PeerNode implements AutoCloseable {
         this.registerTtl = settings.taskTtl();
         this.syncWhenTimestampDiffers = settings.syncWhenTimestampDiffers();
         this.batcher = new TaskBatcher("muster-replication-" + url.base().getHost() + ":" + url.port(),
-                settings.maxPending(), settings.batchSize(), settings.batchDelay(), clock, this::process);
+                settings.maxPending(), settings.batchSize(), settings.batchDelay(), clock, sleeper, this::process);
+        if (workerThread) {
+            batcher.start();
+        }
     }
 
     public PeerUrl url() {
@@ -61,6 +66,10 @@ public final class PeerNode implements AutoCloseable {
 
     void enqueue(ReplicationTask task) {
         batcher.offer(task);
+    }
+
+    boolean runDueBatch() throws InterruptedException {
+        return batcher.runOnce();
     }
 
     private Outcome process(List<ReplicationTask> batch) {
@@ -96,7 +105,7 @@ public final class PeerNode implements AutoCloseable {
             return;   // a cancel the peer did not know (404) needs nothing; other failures are not retried
         }
         if (result.statusCode() == 404) {
-            registry.lease(task.app(), task.id()).ifPresent(lease -> batcher.offer(
+            registry.views().lease(task.app(), task.id()).ifPresent(lease -> batcher.offer(
                     new ReplicationTask.Register(lease.instance(), clock.instant().plus(registerTtl))));
         } else if (result.statusCode() == 409 && result.responseEntity() != null && syncWhenTimestampDiffers) {
             InstanceInfo theirs = result.responseEntity();

@@ -36,7 +36,7 @@ public final class ReplicaStatus {
         List<String> registered = new ArrayList<>();
         List<String> available = new ArrayList<>();
         List<String> unavailable = new ArrayList<>();
-        Optional<Application> mine = registry.application(self.appName());
+        Optional<Application> mine = registry.views().application(self.appName());
         for (PeerNode node : peers.nodes()) {
             String url = node.url().toString();
             registered.add(url);

@@ -2,80 +2,94 @@ package io.muster.replication;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
- * Batches replication tasks for one peer on one worker thread: a bounded pending map where a newer task for the
- * same key replaces the waiting one (so a burst of heartbeats for one instance costs one), batches of up to
- * {@code batchSize} sent once the oldest task has waited {@code delay} (default 25 ms, Eureka's is 500 ms), expired
- * tasks dropped unsent, and retry with exponential backoff on congestion (from 1 s) and network failures (from
- * 100 ms), capped at 30 s.
+ * Batches replication tasks for one peer: a bounded pending map where a newer task for the same key replaces the
+ * waiting one (so a burst of heartbeats for one instance costs one), batches of up to {@code batchSize} sent once
+ * the oldest task has waited {@code delay} (default 25 ms, Eureka's is 500 ms), expired tasks dropped unsent, and
+ * retry with exponential backoff on congestion (from 1 s) and network failures (from 100 ms), capped at 30 s.
+ *
+ * <p>Time comes from the injected clock and waits go through the {@link Sleeper}; {@link #start} runs the batches
+ * on a worker thread, and a test that does not start it calls {@link #runOnce} itself, so that every rule here can
+ * be checked without waiting.
  *
  * <p>Thread safety: {@link #offer} may be called from any thread (it only takes a short lock); the pending map is
- * guarded by {@code lock}; the worker is the only thread that sends.
+ * guarded by {@code lock}; batches are run by one thread only (the worker, or the test instead of it).
  */
 final class TaskBatcher implements AutoCloseable {
     private static final Duration CONGESTION_BACKOFF = Duration.ofSeconds(1);
     private static final Duration NETWORK_BACKOFF = Duration.ofMillis(100);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
-    private record Pending(ReplicationTask task, long enqueuedNanos) {
+    private record Pending(ReplicationTask task, Instant enqueued) {
     }
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final LinkedHashMap<String, Pending> pending = new LinkedHashMap<>();
+    private final String name;
     private final int maxPending;
     private final int batchSize;
-    private final long delayNanos;
+    private final Duration delay;
     private final Clock clock;
+    private final Sleeper sleeper;
     private final Function<List<ReplicationTask>, Outcome> processor;
-    private final Thread worker;
+    private volatile Thread worker;
     private volatile boolean running = true;
-    private int consecutiveFailures;     // worker thread only
+    private int consecutiveFailures;     // the batch-running thread only
 
     final LongAdder sent = new LongAdder();
     final LongAdder batches = new LongAdder();
     final LongAdder failedBatches = new LongAdder();
     final LongAdder dropped = new LongAdder();
     final LongAdder expired = new LongAdder();
-    final LongAdder replaced = new LongAdder();
 
-    TaskBatcher(String name, int maxPending, int batchSize, Duration delay, Clock clock,
+    TaskBatcher(String name, int maxPending, int batchSize, Duration delay, Clock clock, Sleeper sleeper,
                 Function<List<ReplicationTask>, Outcome> processor) {
+        this.name = name;
         this.maxPending = maxPending;
         this.batchSize = batchSize;
-        this.delayNanos = delay.toNanos();
+        this.delay = delay;
         this.clock = clock;
+        this.sleeper = sleeper;
         this.processor = processor;
-        this.worker = new Thread(this::work, name);
-        this.worker.setDaemon(true);
-        this.worker.start();
     }
 
+    /** Starts the worker thread that sends batches as they fall due. */
+    void start() {
+        Thread t = new Thread(this::work, name);
+        t.setDaemon(true);
+        worker = t;
+        t.start();
+    }
+
+    /** Queues the task; ignored once closed (nobody would send it). */
     void offer(ReplicationTask task) {
         lock.lock();
         try {
-            Pending previous = pending.remove(task.key());
-            if (previous != null) {
-                replaced.increment();
-            } else if (pending.size() >= maxPending) {
+            if (!running) {
+                return;
+            }
+            Pending previous = pending.get(task.key());
+            if (previous == null && pending.size() >= maxPending) {
                 Iterator<Map.Entry<String, Pending>> oldest = pending.entrySet().iterator();
                 oldest.next();
                 oldest.remove();
                 dropped.increment();
             }
-            // a replacement keeps the original enqueue time, so a steady stream of updates cannot starve it
-            pending.put(task.key(), new Pending(task, previous == null ? System.nanoTime() : previous.enqueuedNanos));
+            // a replacement keeps the original place and enqueue time, so a steady stream of updates cannot
+            // starve it, and the first entry stays the oldest (which is what the delay is measured from)
+            pending.put(task.key(), new Pending(task, previous == null ? clock.instant() : previous.enqueued));
             changed.signal();
         } finally {
             lock.unlock();
@@ -91,50 +105,88 @@ final class TaskBatcher implements AutoCloseable {
         }
     }
 
-    private void work() {
-        while (running) {
-            try {
-                List<ReplicationTask> batch = nextBatch();
-                if (batch.isEmpty()) {
-                    continue;
-                }
-                Outcome outcome = processor.apply(batch);
-                batches.increment();
-                switch (outcome) {
-                    case SUCCESS -> {
-                        sent.add(batch.size());
-                        consecutiveFailures = 0;
-                    }
-                    case CONGESTION -> retryLater(batch, CONGESTION_BACKOFF);
-                    case TRANSIENT_FAILURE -> retryLater(batch, NETWORK_BACKOFF);
-                    case PERMANENT_FAILURE -> {
-                        failedBatches.increment();
-                        dropped.add(batch.size());
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                // a bug in processing one batch must not end replication to this peer
-                failedBatches.increment();
+    /**
+     * Sends one batch if one is due (and backs off after a failure); returns false when none was due. A processor
+     * that throws counts as a failed batch: a bug in one batch must not end replication to this peer.
+     */
+    boolean runOnce() throws InterruptedException {
+        List<ReplicationTask> batch = takeDue();
+        if (batch == null) {
+            return false;
+        }
+        if (batch.isEmpty()) {
+            return true;   // everything taken had expired
+        }
+        Outcome outcome;
+        try {
+            outcome = processor.apply(batch);
+        } catch (RuntimeException e) {
+            failedBatches.increment();
+            return true;
+        }
+        batches.increment();
+        switch (outcome) {
+            case SUCCESS -> {
+                sent.add(batch.size());
+                consecutiveFailures = 0;
             }
+            case CONGESTION -> retryLater(batch, CONGESTION_BACKOFF);
+            case TRANSIENT_FAILURE -> retryLater(batch, NETWORK_BACKOFF);
+            case PERMANENT_FAILURE -> {
+                failedBatches.increment();
+                dropped.add(batch.size());
+            }
+        }
+        return true;
+    }
+
+    private void work() {
+        try {
+            while (running) {
+                awaitDue();
+                runOnce();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();   // closed
         }
     }
 
-    private List<ReplicationTask> nextBatch() throws InterruptedException {
+    private void awaitDue() throws InterruptedException {
+        lock.lock();
+        try {
+            long wait;
+            while (running && (wait = nanosUntilDue()) > 0) {
+                if (wait == Long.MAX_VALUE) {
+                    changed.await();
+                } else {
+                    changed.awaitNanos(wait);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** 0 when a batch is due now, Long.MAX_VALUE when nothing is pending. Called with the lock held. */
+    private long nanosUntilDue() {
+        if (pending.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        if (pending.size() >= batchSize) {
+            return 0;
+        }
+        Instant oldest = pending.values().iterator().next().enqueued;
+        Duration left = delay.minus(Duration.between(oldest, clock.instant()));
+        return left.isNegative() ? 0 : left.toNanos();
+    }
+
+    /** The due tasks that have not expired, or null when no batch is due. */
+    private List<ReplicationTask> takeDue() {
         List<Pending> taken = new ArrayList<>();
         lock.lock();
         try {
-            while (running && pending.isEmpty()) {
-                changed.await();
-            }
-            while (running && pending.size() < batchSize) {
-                long waited = System.nanoTime() - pending.values().iterator().next().enqueuedNanos;
-                if (waited >= delayNanos) {
-                    break;
-                }
-                changed.awaitNanos(delayNanos - waited);
+            if (!running || nanosUntilDue() > 0) {
+                return null;
             }
             Iterator<Pending> it = pending.values().iterator();
             while (it.hasNext() && taken.size() < batchSize) {
@@ -145,7 +197,7 @@ final class TaskBatcher implements AutoCloseable {
             lock.unlock();
         }
         List<ReplicationTask> batch = new ArrayList<>(taken.size());
-        var now = clock.instant();
+        Instant now = clock.instant();
         for (Pending p : taken) {
             if (p.task.expiresAt().isBefore(now)) {
                 expired.increment();
@@ -161,9 +213,10 @@ final class TaskBatcher implements AutoCloseable {
         failedBatches.increment();
         lock.lock();
         try {
+            Instant now = clock.instant();
             for (ReplicationTask t : batch) {
                 if (!pending.containsKey(t.key()) && pending.size() < maxPending) {
-                    pending.put(t.key(), new Pending(t, System.nanoTime()));
+                    pending.put(t.key(), new Pending(t, now));
                 }
             }
         } finally {
@@ -171,15 +224,20 @@ final class TaskBatcher implements AutoCloseable {
         }
         consecutiveFailures = Math.min(consecutiveFailures + 1, 16);
         long backoff = Math.min(MAX_BACKOFF.toMillis(), base.toMillis() << Math.min(consecutiveFailures - 1, 8));
-        TimeUnit.MILLISECONDS.sleep(backoff);
+        sleeper.sleep(Duration.ofMillis(backoff));
     }
 
+    /** Stops sending: what is still queued is dropped, a backoff in progress is interrupted. */
     @Override
     public void close() {
         running = false;
-        worker.interrupt();
+        Thread t = worker;
+        if (t == null) {
+            return;
+        }
+        t.interrupt();
         try {
-            worker.join(5_000);
+            t.join(5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -49,8 +49,8 @@ class PeerBatchesTest {
         assertThat(results).extracting(ReplicationResult::statusCode)
                 .containsExactly(200, 400, 200, 404, 409, 400, 200, 400, 400, 404, 200);
         assertThat(results.get(4).responseEntity().lastDirtyTimestamp()).isEqualTo(5_000);
-        assertThat(registry.instance("A", "r-1").orElseThrow().status()).isEqualTo(InstanceStatus.UNKNOWN);
-        assertThat(registry.instance("A", "x")).as("app mismatch refused").isEmpty();
+        assertThat(registry.views().instance("A", "r-1").orElseThrow().status()).isEqualTo(InstanceStatus.UNKNOWN);
+        assertThat(registry.views().instance("A", "x")).as("app mismatch refused").isEmpty();
     }
 
     /** Issue 12, finding 3: batch items go through the registry's rules; a bad one is a 400, never a 500. */
@@ -67,13 +67,13 @@ class PeerBatchesTest {
                  "app":"PB","ipAddr":"10.0.0.1","dataCenterInfo":{"name":"Nope"}}},
                 {"action":"Register","appName":"PB","id":"p6","instanceInfo":{"instanceId":"p6","hostName":"h",
                  "app":"PB","ipAddr":"10.0.0.1","dataCenterInfo":{"name":"MyOwn"},"metadata":{"a:b":"x"}}}]}""";
-        Applications before = registry.snapshot().applications();
+        Applications before = registry.views().snapshot().applications();
         long sequence = registry.sequence();
         List<ReplicationResult> results = inbound.apply(ReplicationBatchCodec.decodeRequest(
                 batch.getBytes(StandardCharsets.UTF_8), 1_000));
         assertThat(results).extracting(ReplicationResult::statusCode).containsExactly(400, 400, 400, 400, 400);
         assertThat(registry.sequence()).isEqualTo(sequence);
-        assertThat(registry.snapshot().applications()).isEqualTo(before);
+        assertThat(registry.views().snapshot().applications()).isEqualTo(before);
     }
 
     @Test

@@ -95,14 +95,14 @@ class RegistryReadBackPropertyTest {
         int writes = 1 + random.nextInt(4);
         for (int w = 0; w < writes; w++) {
             long before = registry.sequence();
-            Applications stateBefore = registry.snapshot().applications();
+            Applications stateBefore = registry.views().snapshot().applications();
             int kind = random.nextInt(10);
             boolean accepted = kind < 6 ? register(random) : kind < 8 ? updateMetadata(random) : batch(random);
             if (accepted) {
                 everyClientReadsBack();
             } else {
                 assertThat(registry.sequence()).as("refused write changed the registry: %s", log).isEqualTo(before);
-                assertThat(registry.snapshot().applications()).as("%s", log).isEqualTo(stateBefore);
+                assertThat(registry.views().snapshot().applications()).as("%s", log).isEqualTo(stateBefore);
             }
         }
     }
@@ -126,7 +126,7 @@ class RegistryReadBackPropertyTest {
     }
 
     private boolean updateMetadata(Random random) {
-        List<InstanceInfo> present = registry.snapshot().applications().applications().stream()
+        List<InstanceInfo> present = registry.views().snapshot().applications().applications().stream()
                 .flatMap(a -> a.instances().stream()).toList();
         boolean known = !present.isEmpty() && random.nextInt(5) > 0;
         InstanceInfo target = known ? Mutations.pick(random, present) : null;
@@ -182,14 +182,14 @@ class RegistryReadBackPropertyTest {
     // ------------------------------------------------------------------------------------------------ checks
 
     private void everyClientReadsBack() throws Exception {
-        Applications server = registry.snapshot().applications();
+        Applications server = registry.views().snapshot().applications();
         for (WireFormat format : WireFormat.values()) {
             for (Detail detail : Detail.values()) {
-                String full = payload(CacheKey.allApps(format, detail));
+                String full = payload(new CacheKey(CacheKey.Entity.ALL_APPS, "", format, detail));
                 for (CodecWrapper codec : codecs(format, detail)) {
                     var apps = decode(codec, full, com.netflix.discovery.shared.Applications.class, format, detail);
                     sameRegistry(server, apps, detail, codec.codecName());
-                    var delta = decode(codec, payload(CacheKey.delta(format, detail)),
+                    var delta = decode(codec, payload(new CacheKey(CacheKey.Entity.DELTA, "", format, detail)),
                             com.netflix.discovery.shared.Applications.class, format, detail);
                     deltaMatchesRegistry(delta, codec.codecName());
                     for (Application app : server.applications()) {
@@ -290,7 +290,7 @@ class RegistryReadBackPropertyTest {
     private void deltaMatchesRegistry(com.netflix.discovery.shared.Applications delta, String codec) {
         for (var app : delta.getRegisteredApplications()) {
             for (var i : app.getInstancesAsIsFromEureka()) {
-                var current = registry.instance(app.getName(), i.getId());
+                var current = registry.views().instance(app.getName(), i.getId());
                 if (i.getActionType() == com.netflix.appinfo.InstanceInfo.ActionType.DELETED) {
                     continue;
                 }

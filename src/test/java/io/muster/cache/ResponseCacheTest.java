@@ -36,7 +36,7 @@ class ResponseCacheTest {
         return new String(p.bytes(), StandardCharsets.UTF_8);
     }
 
-    private static final CacheKey ALL = CacheKey.allApps(WireFormat.JSON, Detail.FULL);
+    private static final CacheKey ALL = new CacheKey(CacheKey.Entity.ALL_APPS, "", WireFormat.JSON, Detail.FULL);
 
     @Test
     void aChangeIsServedAfterTheNextRefreshAndReadersNeverRebuild() {
@@ -66,7 +66,7 @@ class ResponseCacheTest {
     @Test
     void aShapeNobodyReadsForAMinuteIsNotRebuiltUntilSomeoneAsksAgain() {
         ResponseCache cache = cache(true, Duration.ofMillis(500));
-        CacheKey xml = CacheKey.allApps(WireFormat.XML, Detail.FULL);
+        CacheKey xml = new CacheKey(CacheKey.Entity.ALL_APPS, "", WireFormat.XML, Detail.FULL);
         cache.get(ALL);
         cache.get(xml);   // one curl of the XML registry
         for (int i = 0; i < 70; i++) {   // 70 s of churn while only JSON clients keep polling

@@ -37,6 +37,19 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theSettingsInEffectAreOneTableByDocumentedNameWithoutUrls() {
+        ServerConfig c = ConfigLoader.load(List.of(Map.of("eureka.server.eviction-interval-timer-in-ms", "2000",
+                "eureka.shouldUseReadOnlyResponseCache", "false", "spring.application.name", "orders",
+                "eureka.server.peerDnsUrl", "http://peer:secret@peers:8761/eureka/")));
+        Map<String, Object> effective = c.keys().effective();
+        assertThat(effective).containsEntry("evictionIntervalTimerInMs", 2000L)
+                .as("a later alias is shown under the first name").containsEntry("useReadOnlyResponseCache", false)
+                .containsEntry("enableSelfPreservation", true).containsEntry("renewalPercentThreshold", 0.85)
+                .containsEntry("instance.appname", "ORDERS").containsEntry("dashboard.path", "/");
+        assertThat(effective.toString()).as("URLs may carry credentials").doesNotContain("secret", "peerDnsUrl");
+    }
+
+    @Test
     void everyBadKeyIsNamedInOneError() {
         assertThatThrownBy(() -> ConfigLoader.load(List.of(Map.of(
                 "eureka.server.enableSelfPreservation", "yes",

@@ -81,9 +81,9 @@ class EvictionTest {
                 other.register(Instances.up("APP" + (i % 3), "i-" + i), Origin.CLIENT);
             }
             clock.advance(Duration.ofSeconds(91));
-            var before = new HashSet<>(other.expiredLeases(Duration.ZERO).stream().map(l -> l.instance().id()).toList());
+            var before = new HashSet<>(other.views().expiredLeases(Duration.ZERO).stream().map(l -> l.instance().id()).toList());
             new Evictor(new EvictionConfig(Duration.ofSeconds(60)), 0.85, other, sp, clock, new Random(seed)).run();
-            before.removeAll(other.snapshot().applications().applications().stream()
+            before.removeAll(other.views().snapshot().applications().applications().stream()
                     .flatMap(a -> a.instances().stream()).map(i -> i.id()).toList());
             firstPicks.add(before.toString());
         }
@@ -121,7 +121,7 @@ class EvictionTest {
         minuteOfRenewals(40, dead);
         minuteOfRenewals(40, dead);   // i-5 last renewed 2 minutes ago: past its 90 s
         assertThat(evictor.run()).isEqualTo(1);
-        assertThat(registry.lease("APP2", "i-5")).isEmpty();
+        assertThat(registry.views().lease("APP2", "i-5")).isEmpty();
         assertThat(evictor.evictedTotal()).isEqualTo(1);
     }
 

@@ -9,6 +9,7 @@ import io.muster.model.DataCenterInfo;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.InvalidInstanceException;
 import io.muster.registry.Origin;
+import io.muster.status.StatusSource;
 import io.muster.testing.Instances;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,8 @@ class MusterMetricsTest {
         SelfPreservation sp = new SelfPreservation(CONFIG.selfPreservation(), registry);
         Evictor evictor = new Evictor(CONFIG.eviction(), 0.85, registry, sp, Clock.systemUTC(), new Random(1));
         ResponseCache cache = new ResponseCache(registry, CONFIG.responseCache(), Clock.systemUTC());
-        return new MusterMetrics(registry, sp, evictor, cache, List::of, CONFIG.metrics());
+        return new MusterMetrics(registry, new StatusSource(registry, sp, evictor, cache, List::of, Clock.systemUTC()),
+                CONFIG.metrics());
     }
 
     @Test

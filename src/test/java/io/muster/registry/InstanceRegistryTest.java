@@ -4,6 +4,7 @@ import io.muster.model.ActionType;
 import io.muster.model.Application;
 import io.muster.model.InstanceInfo;
 import io.muster.model.InstanceStatus;
+import io.muster.model.VipKind;
 import io.muster.testing.Instances;
 import io.muster.testing.MutableClock;
 import org.junit.jupiter.api.Test;
@@ -29,18 +30,18 @@ class InstanceRegistryTest {
     }
 
     private InstanceInfo stored(String app, String id) {
-        return registry.instance(app, id).orElseThrow();
+        return registry.views().instance(app, id).orElseThrow();
     }
 
     @Test
     void registeredInstanceIsFoundByAppIdVipAndSecureVip() {
         registry.register(Instances.sample("ORDERS", "i-1").vipAddress("orders,shop").build(), Origin.CLIENT);
-        assertThat(registry.instance("orders", "i-1")).isPresent();
-        assertThat(registry.instanceById("i-1")).isPresent();
-        assertThat(registry.application("ORDERS").map(Application::instances)).get().asList().hasSize(1);
-        assertThat(registry.vip("shop", false).applications().instanceCount()).isEqualTo(1);
-        assertThat(registry.vip("sho", false).applications().instanceCount()).isZero();
-        assertThat(registry.vip("orders", true).applications().instanceCount()).isEqualTo(1);
+        assertThat(registry.views().instance("orders", "i-1")).isPresent();
+        assertThat(registry.views().instanceById("i-1")).isPresent();
+        assertThat(registry.views().application("ORDERS").map(Application::instances)).get().asList().hasSize(1);
+        assertThat(registry.views().vip(VipKind.VIP, "shop").applications().instanceCount()).isEqualTo(1);
+        assertThat(registry.views().vip(VipKind.VIP, "sho").applications().instanceCount()).isZero();
+        assertThat(registry.views().vip(VipKind.SECURE_VIP, "orders").applications().instanceCount()).isEqualTo(1);
         assertThat(stored("ORDERS", "i-1").actionType()).isEqualTo(ActionType.ADDED);
         assertThat(changes).singleElement().isInstanceOf(RegistryChange.Registered.class);
     }
@@ -56,7 +57,7 @@ class InstanceRegistryTest {
         registry.register(Instances.up("ORDERS", "i-1"), Origin.CLIENT);
         clock.advance(Duration.ofSeconds(30));
         assertThat(registry.renew("ORDERS", "i-1", null, null, Origin.CLIENT)).isEqualTo(RenewOutcome.OK);
-        assertThat(registry.lease("ORDERS", "i-1").orElseThrow().lastRenewedAt()).isEqualTo(clock.instant());
+        assertThat(registry.views().lease("ORDERS", "i-1").orElseThrow().lastRenewedAt()).isEqualTo(clock.instant());
         clock.advance(Duration.ofMinutes(1));
         assertThat(registry.renewalsLastMinute()).isEqualTo(1);
         assertThat(changes.get(changes.size() - 1).isVisible()).isFalse();
@@ -151,7 +152,7 @@ class InstanceRegistryTest {
         registry.statusUpdate("ORDERS", "i-1", OUT_OF_SERVICE, null, Origin.CLIENT);
         assertThat(registry.cancel("orders", "i-1", Origin.CLIENT)).isTrue();
         assertThat(registry.cancel("orders", "i-1", Origin.CLIENT)).isFalse();
-        assertThat(registry.application("ORDERS")).isEmpty();
+        assertThat(registry.views().application("ORDERS")).isEmpty();
         assertThat(registry.statusOverrides()).isEmpty();
         assertThat(registry.applicationCount()).isZero();
     }
@@ -170,8 +171,8 @@ class InstanceRegistryTest {
         registry.register(Instances.up("A", "2"), Origin.CLIENT);
         registry.register(Instances.up("B", "3"), Origin.CLIENT);
         registry.register(Instances.sample("B", "4").status(DOWN).build(), Origin.CLIENT);
-        assertThat(registry.snapshot().applications().appsHashCode()).isEqualTo("DOWN_1_UP_3_");
-        assertThat(registry.snapshot().applications().version()).isEqualTo(1);
+        assertThat(registry.views().snapshot().applications().appsHashCode()).isEqualTo("DOWN_1_UP_3_");
+        assertThat(registry.views().snapshot().applications().version()).isEqualTo(1);
     }
 
     @Test
@@ -180,7 +181,7 @@ class InstanceRegistryTest {
         registry.register(Instances.up("A", "2"), Origin.CLIENT);
         registry.statusUpdate("A", "1", DOWN, null, Origin.CLIENT);
         registry.cancel("A", "2", Origin.CLIENT);
-        var delta = registry.delta().applications();
+        var delta = registry.views().delta().applications();
         assertThat(delta.appsHashCode()).isEqualTo("DOWN_1_");
         List<InstanceInfo> instances = delta.applications().get(0).instances();
         assertThat(instances).extracting(InstanceInfo::id).containsExactly("1", "2");
@@ -196,7 +197,7 @@ class InstanceRegistryTest {
         registry.register(Instances.up("A", "2"), Origin.CLIENT);
         clock.advance(Duration.ofMinutes(1).plusSeconds(1));
         assertThat(registry.purgeRecentChanges()).isEqualTo(1);
-        assertThat(registry.delta().applications().applications().get(0).instances())
+        assertThat(registry.views().delta().applications().applications().get(0).instances())
                 .extracting(InstanceInfo::id).containsExactly("2");
     }
 
@@ -217,7 +218,7 @@ class InstanceRegistryTest {
         clock.advance(Duration.ofSeconds(60));
         registry.renew("A", "2", null, null, Origin.CLIENT);
         clock.advance(Duration.ofSeconds(31));
-        assertThat(registry.expiredLeases(Duration.ZERO)).extracting(l -> l.instance().id()).containsExactly("1");
+        assertThat(registry.views().expiredLeases(Duration.ZERO)).extracting(l -> l.instance().id()).containsExactly("1");
         assertThat(registry.expire("A", "1")).isTrue();
         assertThat(changes.get(changes.size() - 1)).isInstanceOf(RegistryChange.Expired.class);
     }
@@ -226,7 +227,7 @@ class InstanceRegistryTest {
     void statusOfUnknownInstanceIsNotFound() {
         assertThat(registry.statusUpdate("A", "x", UP, null, Origin.CLIENT)).isFalse();
         assertThat(registry.deleteStatusOverride("A", "x", UNKNOWN, null, Origin.CLIENT)).isFalse();
-        assertThat(registry.snapshot().applications().appsHashCode()).isEmpty();
+        assertThat(registry.views().snapshot().applications().appsHashCode()).isEmpty();
         assertThat(InstanceStatus.parse("BOGUS")).isEmpty();
     }
 }

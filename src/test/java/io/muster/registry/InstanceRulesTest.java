@@ -27,19 +27,19 @@ class InstanceRulesTest {
 
     private void refused(InstanceInfo bad, String reason) {
         long sequence = registry.sequence();
-        Applications before = registry.snapshot().applications();
+        Applications before = registry.views().snapshot().applications();
         assertThatThrownBy(() -> registry.register(bad, Origin.CLIENT))
                 .isInstanceOf(InvalidInstanceException.class).hasMessageContaining(reason)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n", "\r"));
         assertThatThrownBy(() -> registry.register(bad, Origin.PEER)).as("peer origin too")
                 .isInstanceOf(InvalidInstanceException.class);
         assertThat(registry.sequence()).isEqualTo(sequence);
-        assertThat(registry.snapshot().applications()).isEqualTo(before);
+        assertThat(registry.views().snapshot().applications()).isEqualTo(before);
     }
 
     /** What a Netflix client sees: the full registry must decode in both formats. */
     private com.netflix.discovery.shared.Applications netflixView() throws Exception {
-        Applications ours = registry.snapshot().applications();
+        Applications ours = registry.views().snapshot().applications();
         String json = new String(EurekaCodec.encode(WireFormat.JSON, ours, Detail.FULL), StandardCharsets.UTF_8);
         String xml = new String(EurekaCodec.encode(WireFormat.XML, ours, Detail.FULL), StandardCharsets.UTF_8);
         CodecWrappers.getCodec(CodecWrappers.XStreamXml.class)
@@ -73,7 +73,7 @@ class InstanceRulesTest {
                     .as(key).isInstanceOf(InvalidInstanceException.class).hasMessageContaining("key");
         }
         assertThat(registry.sequence()).isEqualTo(sequence);
-        assertThat(registry.instance("APPA", "a1").orElseThrow().metadata()).isEqualTo(Map.of("zone", "z1"));
+        assertThat(registry.views().instance("APPA", "a1").orElseThrow().metadata()).isEqualTo(Map.of("zone", "z1"));
         registry.updateMetadata("APPA", "a1", Map.of("management.port", "8081", "_x", "1", "$d", "2", "a-b", "<&>"));
         assertThat(netflixView().getRegisteredApplications("APPA").getByInstanceId("a1").getMetadata())
                 .containsEntry("$d", "2").containsEntry("a-b", "<&>").containsEntry("_x", "1");
@@ -107,7 +107,7 @@ class InstanceRulesTest {
                 "dataCenterInfo.metadata key");
         registry.register(Instances.sample("A", "ok").metadata(Map.of("k", "tab\t, line\n, cr\r, é日😀 <&>"))
                 .build(), Origin.CLIENT);
-        assertThat(registry.instance("A", "ok")).isPresent();
+        assertThat(registry.views().instance("A", "ok")).isPresent();
     }
 
     @Test

@@ -32,7 +32,7 @@ class RegistryLimitsTest {
     private void limit(UnaryOperator<InstanceInfo.Builder> atLimit, UnaryOperator<InstanceInfo.Builder> pastLimit,
                        Refusal reason, String setting) {
         registry.register(atLimit.apply(small("A", "at")).build(), Origin.CLIENT);
-        assertThat(registry.instance("A", "at")).as("at the limit").isPresent();
+        assertThat(registry.views().instance("A", "at")).as("at the limit").isPresent();
         InstanceInfo past = pastLimit.apply(small("A", "past")).build();
         refusedUnchanged(() -> registry.register(past, Origin.PEER), InvalidInstanceException.class, reason, setting);
     }
@@ -40,11 +40,11 @@ class RegistryLimitsTest {
     private void refusedUnchanged(ThrowingCallable write, Class<? extends RuntimeException> type, Refusal reason,
                                   String setting) {
         long sequence = registry.sequence();
-        Applications before = registry.snapshot().applications();
+        Applications before = registry.views().snapshot().applications();
         long counted = registry.refusals(reason);
         assertThatThrownBy(write).isInstanceOf(type).hasMessageContaining(setting);
         assertThat(registry.sequence()).isEqualTo(sequence);
-        assertThat(registry.snapshot().applications()).isEqualTo(before);
+        assertThat(registry.views().snapshot().applications()).isEqualTo(before);
         assertThat(registry.refusals(reason)).as("counted for /metrics").isEqualTo(counted + 1);
     }
 
@@ -91,7 +91,7 @@ class RegistryLimitsTest {
                 InvalidInstanceException.class, Refusal.LEASE_DURATION, "eureka.server.maxLeaseDurationSeconds");
         refusedUnchanged(() -> registry.register(small("A", "slow").leaseInfo(new LeaseInfo(101, 90, 0, 0, 0, 0))
                 .build(), Origin.CLIENT), InvalidInstanceException.class, Refusal.LEASE_DURATION, "renewalInterval");
-        assertThat(registry.lease("A", "max").orElseThrow().duration()).isEqualTo(Duration.ofSeconds(100));
+        assertThat(registry.views().lease("A", "max").orElseThrow().duration()).isEqualTo(Duration.ofSeconds(100));
     }
 
     @Test
@@ -108,7 +108,7 @@ class RegistryLimitsTest {
         assertThat(registry.size()).isEqualTo(4);
         registry.cancel("D", "D-1", Origin.CLIENT);
         registry.register(small("E", "e-1").build(), Origin.CLIENT);
-        assertThat(registry.instance("E", "e-1")).as("room again after a cancel").isPresent();
+        assertThat(registry.views().instance("E", "e-1")).as("room again after a cancel").isPresent();
     }
 
     @Test

@@ -11,25 +11,34 @@ import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Origin;
 import io.muster.registry.TrafficGate.SyncOutcome;
 import io.muster.testing.Instances;
+import io.muster.testing.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.ConnectException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What reaches peers, in which batches, and what happens with their answers. No network: a recording peer. */
 class PeerClusterTest {
-    private final InstanceRegistry registry = new InstanceRegistry(Clock.systemUTC(), Duration.ofMinutes(3));
+    private final MutableClock clock = MutableClock.atEpochMillis(1_700_000_000_000L);
+    private final InstanceRegistry registry = new InstanceRegistry(clock, Duration.ofMinutes(3));
     private final RecordingPeerClient peer = new RecordingPeerClient();
+    private final List<Duration> backoffs = new ArrayList<>();
     private PeerCluster cluster;
+
+    /** Batches run on this thread when the test says so; a backoff only moves the clock. */
+    private PeerCluster cluster(PeerConfig config, LocalNode self, PeerDns dns) {
+        return new PeerCluster(config, self, registry, clock, url -> peer, dns, d -> {
+            backoffs.add(d);
+            clock.advance(d);
+        }, false);
+    }
 
     private PeerCluster cluster(String... settings) {
         Map<String, String> m = new java.util.HashMap<>(Map.of(
@@ -40,8 +49,7 @@ class PeerClusterTest {
             m.put(settings[i], settings[i + 1]);
         }
         PeerConfig config = ConfigLoader.load(List.of(m)).peers();
-        cluster = new PeerCluster(config, new LocalNode("/eureka", null, Set.of(8761)), registry, Clock.systemUTC(),
-                url -> peer, PeerDns.SYSTEM);
+        cluster = cluster(config, new LocalNode("/eureka", null, Set.of(8761)), PeerDns.SYSTEM);
         registry.addListener(cluster);
         cluster.refresh();
         return cluster;
@@ -54,8 +62,10 @@ class PeerClusterTest {
         }
     }
 
+    /** Runs what is due, then takes the oldest batch the peer received. */
     private List<ReplicationItem> nextBatch() throws InterruptedException {
-        List<ReplicationItem> batch = peer.batches.poll(5, TimeUnit.SECONDS);
+        cluster.runDueBatches();
+        List<ReplicationItem> batch = peer.batches.poll();
         assertThat(batch).as("a batch reached the peer").isNotNull();
         return batch;
     }
@@ -81,8 +91,7 @@ class PeerClusterTest {
     void anotherPortOnThisMachineIsAPeer() {
         PeerConfig config = ConfigLoader.load(List.of(Map.of("eureka.client.serviceUrl.defaultZone",
                 "http://127.0.0.1:8761/eureka/,http://127.0.0.1:8762/eureka/,http://127.0.0.1:8761/other/"))).peers();
-        cluster = new PeerCluster(config, new LocalNode("/eureka", null, Set.of(8761)), registry, Clock.systemUTC(),
-                url -> peer, PeerDns.SYSTEM);
+        cluster = cluster(config, new LocalNode("/eureka", null, Set.of(8761)), PeerDns.SYSTEM);
         cluster.refresh();
         assertThat(cluster.nodes()).extracting(n -> n.url().toString())
                 .containsExactly("http://127.0.0.1:8762/eureka/", "http://127.0.0.1:8761/other/");
@@ -94,8 +103,7 @@ class PeerClusterTest {
         records.put("muster-headless", List.of("10.0.0.1", "10.0.0.2", "127.0.0.1"));
         PeerConfig config = ConfigLoader.load(List.of(Map.of("eureka.server.peerDnsUrl",
                 "http://peer:secret@muster-headless:8761/eureka/"))).peers();
-        cluster = new PeerCluster(config, new LocalNode("/eureka", null, Set.of(8761)), registry, Clock.systemUTC(),
-                url -> peer, host -> {
+        cluster = cluster(config, new LocalNode("/eureka", null, Set.of(8761)), host -> {
                     List<String> a = records.get(host);
                     if (a == null) {
                         throw new java.net.UnknownHostException(host);
@@ -163,6 +171,9 @@ class PeerClusterTest {
         for (int round = 0; round < 5; round++) {
             registry.renew("A", "i-0", null, null, Origin.CLIENT);   // five heartbeats, one pending task
         }
+        cluster.runDueBatches();
+        assertThat(peer.batches).as("two full batches go at once, the rest waits for the delay").hasSize(2);
+        clock.advance(Duration.ofMillis(300));
         List<Integer> sizes = new ArrayList<>();
         int heartbeats = 0;
         while (sizes.stream().mapToInt(Integer::intValue).sum() < 601) {
@@ -179,21 +190,14 @@ class PeerClusterTest {
         cluster();
         peer.failWith = new ConnectException("refused");
         registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
-        nextBatch();
-        awaitReachable(false);
+        assertThat(cluster.runDueBatches()).as("one failed attempt, then the retry waits").isEqualTo(1);
+        assertThat(cluster.statuses().get(0).reachable()).isFalse();
+        assertThat(backoffs).containsExactly(Duration.ofMillis(100));
+        peer.batches.clear();
         peer.failWith = null;
         assertThat(nextBatch()).extracting(ReplicationItem::id).containsExactly("i-1");
-        awaitReachable(true);
-        assertThat(cluster.statuses().get(0).lastSuccess()).isNotNull();
-    }
-
-    /** The peer's state is updated by the batcher's thread just after the call the test observed. */
-    private void awaitReachable(boolean expected) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (cluster.statuses().get(0).reachable() != expected && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(cluster.statuses().get(0).reachable()).isEqualTo(expected);
+        assertThat(cluster.statuses().get(0).reachable()).isTrue();
+        assertThat(cluster.statuses().get(0).lastSuccess()).isEqualTo(clock.instant());
     }
 
     @Test
@@ -205,8 +209,9 @@ class PeerClusterTest {
         peer.failWith = null;
         registry.register(Instances.up("A", "i-2"), Origin.CLIENT);
         assertThat(nextBatch()).extracting(ReplicationItem::id).containsExactly("i-2");
-        awaitReachable(true);
+        assertThat(cluster.statuses().get(0).reachable()).isTrue();
         assertThat(cluster.statuses().get(0).dropped()).isEqualTo(1);
+        assertThat(backoffs).as("a permanent failure is not retried").isEmpty();
     }
 
     @Test
@@ -229,12 +234,7 @@ class PeerClusterTest {
         peer.answer = items -> items.stream().map(i -> new ReplicationResult(409, newer)).toList();
         registry.renew("A", "i-1", null, null, Origin.CLIENT);
         nextBatch();
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!"10.1.1.1".equals(registry.instance("A", "i-1").orElseThrow().ipAddr())
-                && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertThat(registry.instance("A", "i-1").orElseThrow().ipAddr()).isEqualTo("10.1.1.1");
+        assertThat(registry.views().instance("A", "i-1").orElseThrow().ipAddr()).isEqualTo("10.1.1.1");
     }
 
     @Test
@@ -245,7 +245,7 @@ class PeerClusterTest {
         SyncResult sync = cluster.syncUp(false);
         assertThat(sync.outcome()).isEqualTo(SyncOutcome.PEER_ANSWERED);
         assertThat(sync.copied()).isEqualTo(2);
-        assertThat(registry.instance("B", "b-2")).isPresent();
+        assertThat(registry.views().instance("B", "b-2")).isPresent();
         assertThat(peer.batches).as("copied instances are not sent back").isEmpty();
     }
 
@@ -258,7 +258,7 @@ class PeerClusterTest {
                         .build(),
                 Instances.sample("B", "b-3").ipAddr(null).build()))));
         assertThat(cluster.syncUp(false).copied()).isEqualTo(1);
-        assertThat(registry.instance("B", "b-1")).isPresent();
+        assertThat(registry.views().instance("B", "b-1")).isPresent();
         assertThat(registry.size()).isEqualTo(1);
     }
 
@@ -299,7 +299,7 @@ class PeerClusterTest {
         LocalNode self = new LocalNode("/eureka", null, Set.of());
         PeerConfig config = ConfigLoader.load(List.of(Map.of("eureka.client.serviceUrl.defaultZone",
                 "http://127.0.0.1:8761/eureka/,http://127.0.0.1:8762/eureka/"))).peers();
-        cluster = new PeerCluster(config, self, registry, Clock.systemUTC(), url -> peer, PeerDns.SYSTEM);
+        cluster = cluster(config, self, PeerDns.SYSTEM);
         assertThat(cluster.refresh()).isZero();
         assertThat(self.learnPort(8761)).isTrue();
         assertThat(cluster.refresh()).as("the other port is a peer once this node knows its own").isEqualTo(1);

@@ -31,7 +31,8 @@ class ReplicaStatusTest {
         }
         ServerConfig config = ConfigLoader.load(List.of(m));
         RecordingPeerClient peer = new RecordingPeerClient();
-        cluster = new PeerCluster(config.peers(), self, registry, Clock.systemUTC(), url -> peer, PeerDns.SYSTEM);
+        cluster = new PeerCluster(config.peers(), self, registry, Clock.systemUTC(), url -> peer, PeerDns.SYSTEM,
+                d -> { }, false);
         cluster.refresh();
         SelfRegistration me = new SelfRegistration(config.instance(), self, registry, Clock.systemUTC(), "/eureka");
         me.renew(true);
@@ -72,7 +73,7 @@ class ReplicaStatusTest {
         assertThat(r.self().app()).isEqualTo("EUREKA-SERVER");
         assertThat(r.self().hostName()).isEqualTo("10.9.9.3");
         assertThat(r.self().id()).isEqualTo("10.9.9.3:eureka-server:8761");
-        assertThat(registry.instance("EUREKA-SERVER", "10.9.9.3:eureka-server:8761")).isPresent();
+        assertThat(registry.views().instance("EUREKA-SERVER", "10.9.9.3:eureka-server:8761")).isPresent();
     }
 
     @Test

@@ -1,0 +1,189 @@
+package io.muster.registry;
+
+import io.muster.model.ActionType;
+import io.muster.model.Application;
+import io.muster.model.Applications;
+import io.muster.model.AppsHashCode;
+import io.muster.model.InstanceInfo;
+import io.muster.model.InstanceStatus;
+import io.muster.model.VipKind;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+
+/**
+ * What the registry holds, read: one instance (by app or id), one app, the full registry, a VIP, the delta, and the
+ * counts that eviction and metrics need. Built by {@link InstanceRegistry} over its own state, so that class keeps
+ * only the write rules.
+ *
+ * <p>Thread safety: single lookups read the concurrent maps without locking; snapshots and deltas take the
+ * registry's change lock, so the content and the hash they carry describe one state.
+ */
+public final class RegistryViews {
+    private static final int STATUSES = InstanceStatus.values().length;
+    private final Map<String, Map<String, Lease>> apps;
+    private final ReentrantLock changeLock;
+    private final RecentChanges recentChanges;
+    private final LongSupplier sequence;
+    private final Clock clock;
+    private long deltaVersion;      // guarded by changeLock
+
+    RegistryViews(Map<String, Map<String, Lease>> apps, ReentrantLock changeLock, RecentChanges recentChanges,
+                  LongSupplier sequence, Clock clock) {
+        this.apps = apps;
+        this.changeLock = changeLock;
+        this.recentChanges = recentChanges;
+        this.sequence = sequence;
+        this.clock = clock;
+    }
+
+    public Optional<Lease> lease(String app, String id) {
+        Map<String, Lease> leases = apps.get(InstanceRegistry.normalize(app));
+        return Optional.ofNullable(leases == null ? null : leases.get(id));
+    }
+
+    public Optional<InstanceInfo> instance(String app, String id) {
+        return lease(app, id).map(Lease::decorated);
+    }
+
+    /** The first instance with this id in any app (ids are meant to be unique). */
+    public Optional<InstanceInfo> instanceById(String id) {
+        for (Map<String, Lease> leases : apps.values()) {
+            Lease lease = leases.get(id);
+            if (lease != null) {
+                return Optional.of(lease.decorated());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** One app with its instances; empty when unknown or without instances (a 404 for clients). */
+    public Optional<Application> application(String app) {
+        String name = InstanceRegistry.normalize(app);
+        Map<String, Lease> leases = apps.get(name);
+        if (leases == null || leases.isEmpty()) {
+            return Optional.empty();
+        }
+        List<InstanceInfo> instances = leases.values().stream().map(Lease::decorated).toList();
+        return instances.isEmpty() ? Optional.empty() : Optional.of(new Application(name, instances));
+    }
+
+    /** The full registry, version 1, with its hash; taken under the change lock so hash and content agree. */
+    public RegistrySnapshot snapshot() {
+        return filtered(1, i -> true);
+    }
+
+    /** Instances whose VIP address list of that kind contains {@code vip} exactly; version -1 as in Eureka. */
+    public RegistrySnapshot vip(VipKind kind, String vip) {
+        return filtered(-1, i -> i.vips(kind).contains(vip));
+    }
+
+    private RegistrySnapshot filtered(long version, Predicate<InstanceInfo> filter) {
+        List<List<Lease>> perApp = new ArrayList<>();
+        Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
+        long seq;
+        changeLock.lock();
+        try {
+            seq = sequence.getAsLong();
+            for (Map<String, Lease> leases : apps.values()) {
+                List<Lease> kept = new ArrayList<>(leases.size());
+                for (Lease lease : leases.values()) {
+                    if (filter.test(lease.instance())) {
+                        kept.add(lease);
+                        counts.merge(lease.instance().status(), 1, Integer::sum);
+                    }
+                }
+                if (!kept.isEmpty()) {
+                    perApp.add(kept);
+                }
+            }
+        } finally {
+            changeLock.unlock();
+        }
+        List<Application> result = new ArrayList<>(perApp.size());
+        for (List<Lease> leases : perApp) {
+            result.add(new Application(leases.get(0).instance().app(),
+                    leases.stream().map(Lease::decorated).toList()));
+        }
+        result.sort(Comparator.comparing(Application::name));
+        return new RegistrySnapshot(new Applications(version, AppsHashCode.of(counts), result), seq);
+    }
+
+    /**
+     * The delta: the latest state of every instance changed within the retention window, with the hash of the
+     * whole registry at that same moment, so a client that merges it computes the same hash.
+     */
+    public RegistrySnapshot delta() {
+        Map<String, List<InstanceInfo>> byApp = new LinkedHashMap<>();
+        Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
+        long seq;
+        long version;
+        changeLock.lock();
+        try {
+            seq = sequence.getAsLong();
+            version = ++deltaVersion;
+            for (Map<String, Lease> leases : apps.values()) {
+                for (Lease lease : leases.values()) {
+                    counts.merge(lease.instance().status(), 1, Integer::sum);
+                }
+            }
+            for (RecentChanges.Entry e : recentChanges.latestByInstance().values()) {
+                InstanceInfo last = e.state();
+                // the live lease adds current lease timestamps; its instance is the last recorded state
+                Lease lease = last.actionType() == ActionType.DELETED ? null
+                        : lease(last.app(), last.id()).orElse(null);
+                byApp.computeIfAbsent(last.app(), a -> new ArrayList<>())
+                        .add(lease != null ? lease.decorated() : last);
+            }
+        } finally {
+            changeLock.unlock();
+        }
+        List<Application> result = new ArrayList<>();
+        byApp.forEach((name, instances) -> result.add(new Application(name, instances)));
+        return new RegistrySnapshot(new Applications(version, AppsHashCode.of(counts), result), seq);
+    }
+
+    /** Leases whose expiry (plus {@code grace}) has passed, at this moment. */
+    public List<Lease> expiredLeases(Duration grace) {
+        Instant now = clock.instant();
+        List<Lease> expired = new ArrayList<>();
+        for (Map<String, Lease> leases : apps.values()) {
+            for (Lease lease : leases.values()) {
+                if (lease.isExpired(now, grace)) {
+                    expired.add(lease);
+                }
+            }
+        }
+        return expired;
+    }
+
+    /** Receives one app's instance counts, indexed by {@link InstanceStatus#ordinal()}. */
+    public interface AppCounts {
+        void accept(String app, int[] countsByStatus);
+    }
+
+    /**
+     * Instance counts per app and status, without building a snapshot or taking the change lock (for metrics:
+     * cheap with 100,000 apps; a change in flight may or may not be counted).
+     */
+    public void countByAppAndStatus(AppCounts visitor) {
+        for (Map.Entry<String, Map<String, Lease>> app : apps.entrySet()) {
+            int[] counts = new int[STATUSES];
+            for (Lease lease : app.getValue().values()) {
+                counts[lease.instance().status().ordinal()]++;
+            }
+            visitor.accept(app.getKey(), counts);
+        }
+    }
+}

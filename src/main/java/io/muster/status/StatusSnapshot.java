@@ -1,0 +1,30 @@
+package io.muster.status;
+
+import io.muster.cache.ResponseCache;
+import io.muster.model.InstanceStatus;
+import io.muster.registry.Refusal;
+import io.muster.replication.PeerNode;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The server's state at one moment, as the dashboard and the metrics report it.
+ *
+ * @param refusals writes refused since start-up, by reason
+ */
+public record StatusSnapshot(Instant at, int instances, int applications, SelfPreservationState selfPreservation,
+                             long evictedTotal, Map<String, InstanceStatus> statusOverrides,
+                             ResponseCache.Stats responseCache, List<PeerNode.Status> peers,
+                             Map<Refusal, Long> refusals) {
+    /**
+     * Renewals against the threshold.
+     *
+     * @param measuringUntil when the renewal count first covers a whole minute since the start, or null if it does
+     */
+    public record SelfPreservationState(boolean enabled, int expectedClients, long renewalsLastMinute,
+                                        int threshold, boolean allowsExpiry, boolean belowThreshold,
+                                        Instant measuringUntil) {
+    }
+}

@@ -1,0 +1,61 @@
+package io.muster.status;
+
+import io.muster.cache.ResponseCache;
+import io.muster.eviction.Evictor;
+import io.muster.eviction.SelfPreservation;
+import io.muster.registry.ActivityLog;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.Refusal;
+import io.muster.replication.PeerNode;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Takes {@link StatusSnapshot}s from the collaborators that hold the state; the one place that knows where each
+ * number comes from.
+ *
+ * <p>Thread safety: each part is read from a thread-safe source; the parts are not taken atomically together (the
+ * snapshot is for people and Prometheus, not for decisions).
+ */
+public final class StatusSource {
+    private final InstanceRegistry registry;
+    private final SelfPreservation selfPreservation;
+    private final Evictor evictor;
+    private final ResponseCache cache;
+    private final Supplier<List<PeerNode.Status>> peers;
+    private final Clock clock;
+
+    public StatusSource(InstanceRegistry registry, SelfPreservation selfPreservation, Evictor evictor,
+                        ResponseCache cache, Supplier<List<PeerNode.Status>> peers, Clock clock) {
+        this.registry = registry;
+        this.selfPreservation = selfPreservation;
+        this.evictor = evictor;
+        this.cache = cache;
+        this.peers = peers;
+        this.clock = clock;
+    }
+
+    public StatusSnapshot snapshot() {
+        Instant now = clock.instant();
+        Map<Refusal, Long> refusals = new EnumMap<>(Refusal.class);
+        for (Refusal r : Refusal.values()) {
+            refusals.put(r, registry.refusals(r));
+        }
+        var sp = new StatusSnapshot.SelfPreservationState(selfPreservation.isEnabled(),
+                selfPreservation.expectedClients(), registry.renewalsLastMinute(), selfPreservation.threshold(),
+                selfPreservation.allowsExpiry(), selfPreservation.isBelowRenewalThreshold(),
+                selfPreservation.measuringUntil(now));
+        return new StatusSnapshot(now, registry.size(), registry.applicationCount(), sp, evictor.evictedTotal(),
+                registry.statusOverrides(), cache.stats(), peers.get(), Map.copyOf(refusals));
+    }
+
+    /** The latest registry changes, newest first, for the dashboard (not part of the snapshot: metrics skip it). */
+    public List<ActivityLog.Activity> recentActivity() {
+        return registry.activity().recent();
+    }
+}
