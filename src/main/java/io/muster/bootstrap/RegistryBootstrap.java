@@ -13,6 +13,9 @@ import org.glassfish.jersey.servlet.ServletContainer;
 import io.muster.replication.LocalNode;
 import io.muster.replication.PeerUrl;
 
+import io.muster.snapshot.RegistryFile;
+
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Set;
 import java.util.logging.Logger;
@@ -35,7 +38,8 @@ public final class RegistryBootstrap implements ServletContextListener {
             LOG.severe(e.getMessage());
             throw e;
         }
-        server = new RegistryServer(config, Clock.systemUTC(), localNode(context, config));
+        LocalNode self = localNode(context, config);
+        server = new RegistryServer(config, Clock.systemUTC(), self, snapshotFile(config, self));
         server.start();
         RegistryServer started = server;
         // isMatchAfter=true appends each mapping, so both containers run the filters in the order written here
@@ -52,6 +56,22 @@ public final class RegistryBootstrap implements ServletContextListener {
         jersey.addMapping("/*");
         LOG.info("Muster: serving the Eureka API at " + context.getContextPath() + "/apps/ and "
                 + context.getContextPath() + "/v2/apps/");
+    }
+
+    /**
+     * Where the registry snapshot lives, or null when off. Default: java.io.tmpdir/muster, not the context's own
+     * temp directory (jakarta.servlet.context.tempdir): Tomcat and Payara delete that one on undeploy, and a
+     * redeploy is the restart the snapshot exists for.
+     */
+    private static Path snapshotFile(ServerConfig config, LocalNode self) {
+        if (!config.snapshot().enabled()) {
+            return null;
+        }
+        Path dir = config.snapshot().directory() != null ? Path.of(config.snapshot().directory())
+                : Path.of(System.getProperty("java.io.tmpdir"), "muster");
+        Path file = dir.resolve(RegistryFile.fileName(RegistryServer.snapshotNode(self)));
+        LOG.info("Muster: registry snapshot at " + file);
+        return file;
     }
 
     /** This node's identity for recognising itself among the peer URLs. */

@@ -13,7 +13,9 @@ import io.muster.replication.LocalNode;
 import io.muster.replication.PeerCluster;
 import io.muster.replication.ReplicaStatus;
 import io.muster.replication.SelfRegistration;
+import io.muster.snapshot.RegistryFile;
 
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,9 +43,11 @@ public final class RegistryServer implements AutoCloseable {
     private final MusterMetrics metrics;
     private final SelfRegistration selfRegistration;
     private final StartupSync startup;
+    private final RegistryFile snapshot;
     private Scheduler scheduler;
 
-    public RegistryServer(ServerConfig config, Clock clock, LocalNode self) {
+    /** @param snapshotFile where the registry is saved and restored from, or null when snapshots are off */
+    public RegistryServer(ServerConfig config, Clock clock, LocalNode self, Path snapshotFile) {
         this.config = config;
         this.self = self;
         this.registry = new InstanceRegistry(clock, config.delta().retention(), config.limits());
@@ -57,8 +61,11 @@ public final class RegistryServer implements AutoCloseable {
         registry.addListener(selfPreservation);
         registry.addListener(peers);
         this.selfRegistration = new SelfRegistration(config.instance(), self, registry, clock, self.contextPath());
+        this.snapshot = snapshotFile == null ? null
+                : new RegistryFile(snapshotFile, snapshotNode(self), registry, clock);
         this.startup = new StartupSync(config.startup(), peers, gate, selfPreservation, self, clock,
-                config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1));
+                config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1),
+                snapshot == null ? () -> 0 : snapshot::restore);
         ReplicaStatus replicas = new ReplicaStatus(peers, registry, selfRegistration,
                 config.peers().minAvailableForHealthy());
         StatusReport status = new StatusReport(registry, selfPreservation, evictor, cache, gate, clock,
@@ -87,10 +94,21 @@ public final class RegistryServer implements AutoCloseable {
         if (peers.isConfigured()) {
             scheduler.every("peer-refresh", config.peers().updateInterval(), startup::refreshPeers);
         }
+        if (snapshot != null) {
+            scheduler.every("registry-snapshot", config.snapshot().interval(), snapshot::save);
+        }
         renewSelf();
         scheduler.every("self-registration", Duration.ofSeconds(30), this::renewSelf);
         config.keys().unknown().forEach(k -> LOG.warning("Muster: unknown setting " + k.key() + ": " + k.note()));
         config.keys().noEffect().forEach(k -> LOG.info("Muster: setting " + k.key() + " has " + k.note()));
+    }
+
+    /**
+     * The identity a snapshot is written for: the context path and the port known at start-up, so two servers on
+     * one machine that share a directory never restore each other's registry.
+     */
+    static String snapshotNode(LocalNode self) {
+        return self.contextPath() + "@" + (self.port().isPresent() ? self.port().getAsInt() : "");
     }
 
     private void renewSelf() {
@@ -133,6 +151,9 @@ public final class RegistryServer implements AutoCloseable {
         m.put("dashboard.path", c.dashboard().path());
         m.put("peerReplicationBatchDelayMs", c.peers().batchDelay().toMillis());
         m.put("peerEurekaNodesUpdateIntervalMs", c.peers().updateInterval().toMillis());
+        m.put("snapshot.enabled", c.snapshot().enabled());
+        m.put("snapshot.intervalMs", c.snapshot().interval().toMillis());
+        m.put("changes.maxOpen", c.changes().maxOpen());
         m.put("maxInstances", c.limits().maxInstances());
         m.put("maxInstancesPerApp", c.limits().maxInstancesPerApp());
         // what the operator wrote that Muster does not use, shown beside the settings it does
@@ -157,6 +178,9 @@ public final class RegistryServer implements AutoCloseable {
             scheduler = null;
         }
         selfRegistration.cancel();   // queued for the peers; their batchers send it while closing, if they can
+        if (snapshot != null) {
+            snapshot.save();         // after the scheduler stopped: nothing changes the file after this
+        }
         peers.close();
         metrics.close();
         LOG.info("Muster: stopped");
