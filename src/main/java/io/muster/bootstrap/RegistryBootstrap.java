@@ -4,6 +4,7 @@ import io.muster.config.ConfigLoader;
 import io.muster.config.InvalidConfigException;
 import io.muster.config.ServerConfig;
 import io.muster.web.FrontDoor;
+import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
@@ -44,15 +45,21 @@ public final class RegistryBootstrap implements ServletContextListener {
         RegistryServer started = server;
         // isMatchAfter=true appends each mapping, so both containers run the filters in the order written here
         // (with false, Payara puts every new mapping first)
-        context.addFilter("muster-local-port", new LocalPortFilter(started::learnedPort))
-                .addMappingForUrlPatterns(null, true, "/*");
-        context.addFilter("muster-front-door", new FrontDoor(started.api(), config.security().clientAuthRequired(),
-                        config.security().fastPaths(),
-                        config.dashboard().enabled() ? config.dashboard().path() : null, started.metrics()))
-                .addMappingForUrlPatterns(null, true, "/*");
+        // async-supported all along the chain: change streams and waiting fetches park their requests
+        FilterRegistration.Dynamic port = context.addFilter("muster-local-port",
+                new LocalPortFilter(started::learnedPort));
+        port.setAsyncSupported(true);
+        port.addMappingForUrlPatterns(null, true, "/*");
+        FilterRegistration.Dynamic door = context.addFilter("muster-front-door", new FrontDoor(started.api(),
+                config.security().clientAuthRequired(), config.security().fastPaths(),
+                config.dashboard().enabled() ? config.dashboard().path() : null, started.metrics(),
+                started.changes()));
+        door.setAsyncSupported(true);
+        door.addMappingForUrlPatterns(null, true, "/*");
         ServletRegistration.Dynamic jersey = context.addServlet("muster-jersey",
                 new ServletContainer(JaxRsApplication.create(server.api(), context, Clock.systemUTC())));
         jersey.setLoadOnStartup(1);
+        jersey.setAsyncSupported(true);
         jersey.addMapping("/*");
         LOG.info("Muster: serving the Eureka API at " + context.getContextPath() + "/apps/ and "
                 + context.getContextPath() + "/v2/apps/");

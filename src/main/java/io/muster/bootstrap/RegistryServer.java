@@ -14,6 +14,7 @@ import io.muster.replication.PeerCluster;
 import io.muster.replication.ReplicaStatus;
 import io.muster.replication.SelfRegistration;
 import io.muster.snapshot.RegistryFile;
+import io.muster.web.ChangeStreams;
 
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -44,6 +45,7 @@ public final class RegistryServer implements AutoCloseable {
     private final SelfRegistration selfRegistration;
     private final StartupSync startup;
     private final RegistryFile snapshot;
+    private final ChangeStreams changes;
     private Scheduler scheduler;
 
     /** @param snapshotFile where the registry is saved and restored from, or null when snapshots are off */
@@ -73,6 +75,8 @@ public final class RegistryServer implements AutoCloseable {
         this.metrics = new MusterMetrics(registry, selfPreservation, evictor, cache, peers::statuses,
                 config.metrics());
         registry.addListener(metrics);
+        this.changes = new ChangeStreams(config.changes(), registry::sequence);
+        registry.addListener(changes.log());
         this.api = Api.create(registry, cache, gate, config.delta().disabled(), clock, status, metrics::scrape);
     }
 
@@ -82,6 +86,7 @@ public final class RegistryServer implements AutoCloseable {
      */
     public void start() {
         scheduler = new Scheduler();
+        changes.start();
         startup.start(scheduler);
         scheduler.every("eviction", config.eviction().interval(), evictor::run);
         scheduler.every("delta-retention", config.delta().purgeInterval(), registry::purgeRecentChanges);
@@ -167,6 +172,10 @@ public final class RegistryServer implements AutoCloseable {
         return api;
     }
 
+    ChangeStreams changes() {
+        return changes;
+    }
+
     MusterMetrics metrics() {
         return metrics;
     }
@@ -177,6 +186,7 @@ public final class RegistryServer implements AutoCloseable {
             scheduler.close();
             scheduler = null;
         }
+        changes.close();
         selfRegistration.cancel();   // queued for the peers; their batchers send it while closing, if they can
         if (snapshot != null) {
             snapshot.save();         // after the scheduler stopped: nothing changes the file after this
