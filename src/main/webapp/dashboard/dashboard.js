@@ -297,5 +297,23 @@
   });
   $('interval').textContent = REFRESH_MS / 1000;
   refresh();
-  setInterval(refresh, REFRESH_MS);
+  // Registry changes arrive on the change stream and refresh the page within a moment; the poll stays as the
+  // fallback (no EventSource, the stream refused or down) and for figures that change without an event
+  // (renewal counts), less often while the stream is open.
+  var streamOpen = false, pending = null, lastPoll = Date.now();
+  if (window.EventSource) {
+    var changes = new EventSource('api/changes');
+    changes.onopen = function () { streamOpen = true; };
+    changes.onerror = function () { streamOpen = false; };
+    changes.onmessage = null;
+    ['registered', 'updated', 'metadata', 'status', 'override-deleted', 'cancelled', 'expired', 'reset']
+      .forEach(function (type) {
+        changes.addEventListener(type, function () {
+          if (!pending) { pending = setTimeout(function () { pending = null; lastPoll = Date.now(); refresh(); }, 300); }
+        });
+      });
+  }
+  setInterval(function () {
+    if (!streamOpen || Date.now() - lastPoll >= 6 * REFRESH_MS) { lastPoll = Date.now(); refresh(); }
+  }, REFRESH_MS);
 }());

@@ -18,6 +18,7 @@ import java.util.Optional;
  * and gzip choices and the start-up gate, and single instances encoded on demand.
  */
 public final class RegistryReads {
+    public static final String INDEX_HEADER = "X-Muster-Index";
     static final String VARY = "Accept, Accept-Encoding, X-Eureka-Accept";
     private static final Map<String, String> PLAIN = Map.of("Vary", VARY);
     private static final Map<String, String> GZIP = Map.of("Vary", VARY, "Content-Encoding", "gzip");
@@ -40,18 +41,41 @@ public final class RegistryReads {
      */
     public Reply fetch(CacheKey.Entity entity, String name, String accept, String eurekaAccept,
                        String acceptEncoding) {
+        return fetchAfter(entity, name, accept, eurekaAccept, acceptEncoding, -1);
+    }
+
+    /**
+     * {@link #fetch}, with content newer than {@code index} when the registry has it (the blocking fetch). Full and
+     * delta answers carry the sequence they reflect in {@value #INDEX_HEADER}, to be passed back as
+     * {@code waitForChangeAfter}.
+     */
+    public Reply fetchAfter(CacheKey.Entity entity, String name, String accept, String eurekaAccept,
+                            String acceptEncoding, long index) {
         if (!gate.allowsReads() || (entity == CacheKey.Entity.DELTA && deltaDisabled)) {
             return Reply.empty(403);
         }
         String key = entity == CacheKey.Entity.APP ? InstanceWrites.appName(name) : name;
         CacheKey cacheKey = new CacheKey(entity, key, WireFormat.fromAccept(accept), Detail.fromHeader(eurekaAccept));
         Payload payload = cache.get(cacheKey);
+        if (payload.builtFrom() <= index && registry.sequence() > index) {
+            payload = cache.current(cacheKey);
+        }
         if (payload.isEmpty()) {
             return Reply.empty(404);
         }
         boolean gzip = acceptEncoding != null && acceptEncoding.contains("gzip");
+        Map<String, String> headers = gzip ? GZIP : PLAIN;
+        if (entity == CacheKey.Entity.ALL_APPS || entity == CacheKey.Entity.DELTA) {
+            headers = new java.util.HashMap<>(headers);
+            headers.put(INDEX_HEADER, Long.toString(payload.builtFrom()));
+        }
         return new Reply(200, cacheKey.format().mediaType(), gzip ? cache.gzipped(cacheKey, payload) : payload.bytes(),
-                gzip ? GZIP : PLAIN);
+                headers);
+    }
+
+    /** The registry's change sequence now: a blocking fetch waits until it passes the client's index. */
+    public long sequence() {
+        return registry.sequence();
     }
 
     public Reply instance(String app, String id, String accept) {

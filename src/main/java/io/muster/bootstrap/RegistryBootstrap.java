@@ -4,6 +4,7 @@ import io.muster.config.ConfigLoader;
 import io.muster.config.InvalidConfigException;
 import io.muster.config.ServerConfig;
 import io.muster.web.FrontDoor;
+import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
@@ -13,6 +14,9 @@ import org.glassfish.jersey.servlet.ServletContainer;
 import io.muster.replication.LocalNode;
 import io.muster.replication.PeerUrl;
 
+import io.muster.snapshot.RegistryFile;
+
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Set;
 import java.util.logging.Logger;
@@ -35,26 +39,49 @@ public final class RegistryBootstrap implements ServletContextListener {
             LOG.severe(e.getMessage());
             throw e;
         }
-        server = new RegistryServer(config, Clock.systemUTC(), localNode(context, config));
+        LocalNode self = localNode(context, config);
+        server = new RegistryServer(config, Clock.systemUTC(), self, snapshotFile(config, self));
         server.start();
         RegistryServer started = server;
         // isMatchAfter=true appends each mapping, so both containers run the filters in the order written here
         // (with false, Payara puts every new mapping first)
-        context.addFilter("muster-local-port", new LocalPortFilter(started::learnedPort))
-                .addMappingForUrlPatterns(null, true, "/*");
+        // async-supported all along the chain: change streams and waiting fetches park their requests
+        FilterRegistration.Dynamic port = context.addFilter("muster-local-port",
+                new LocalPortFilter(started::learnedPort));
+        port.setAsyncSupported(true);
+        port.addMappingForUrlPatterns(null, true, "/*");
         ServletContainer jaxRs = new ServletContainer(JaxRsApplication.create(server.api(), context,
                 Clock.systemUTC()));
-        context.addFilter("muster-front-door", new FrontDoor(started.api(), config.security().clientAuthRequired(),
-                        config.security().fastPaths(),
-                        config.dashboard().enabled() ? config.dashboard().path() : null, started.metrics(), jaxRs))
-                .addMappingForUrlPatterns(null, true, "/*");
+        FilterRegistration.Dynamic door = context.addFilter("muster-front-door", new FrontDoor(started.api(),
+                config.security().clientAuthRequired(), config.security().fastPaths(),
+                config.dashboard().enabled() ? config.dashboard().path() : null, started.metrics(),
+                started.changes(), jaxRs));
+        door.setAsyncSupported(true);
+        door.addMappingForUrlPatterns(null, true, "/*");
         // mapped on the whole context so the container initialises it and nothing else (its default or JSP
         // servlet) answers; the front door calls it directly, whatever servlet the container picked
         ServletRegistration.Dynamic jersey = context.addServlet("muster-jersey", jaxRs);
         jersey.setLoadOnStartup(1);
+        jersey.setAsyncSupported(true);
         jersey.addMapping("/*");
         LOG.info("Muster: serving the Eureka API at " + context.getContextPath() + "/apps/ and "
                 + context.getContextPath() + "/v2/apps/");
+    }
+
+    /**
+     * Where the registry snapshot lives, or null when off. Default: java.io.tmpdir/muster, not the context's own
+     * temp directory (jakarta.servlet.context.tempdir): Tomcat and Payara delete that one on undeploy, and a
+     * redeploy is the restart the snapshot exists for.
+     */
+    private static Path snapshotFile(ServerConfig config, LocalNode self) {
+        if (!config.snapshot().enabled()) {
+            return null;
+        }
+        Path dir = config.snapshot().directory() != null ? Path.of(config.snapshot().directory())
+                : Path.of(System.getProperty("java.io.tmpdir"), "muster");
+        Path file = dir.resolve(RegistryFile.fileName(RegistryServer.snapshotNode(self)));
+        LOG.info("Muster: registry snapshot at " + file);
+        return file;
     }
 
     /** This node's identity for recognising itself among the peer URLs. */

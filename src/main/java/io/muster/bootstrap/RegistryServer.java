@@ -14,7 +14,10 @@ import io.muster.replication.PeerCluster;
 import io.muster.replication.ReplicaStatus;
 import io.muster.replication.SelfRegistration;
 import io.muster.status.StatusSource;
+import io.muster.snapshot.RegistryFile;
+import io.muster.web.ChangeStreams;
 
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,9 +45,12 @@ public final class RegistryServer implements AutoCloseable {
     private final MusterMetrics metrics;
     private final SelfRegistration selfRegistration;
     private final StartupSync startup;
+    private final RegistryFile snapshot;
+    private final ChangeStreams changes;
     private Scheduler scheduler;
 
-    public RegistryServer(ServerConfig config, Clock clock, LocalNode self) {
+    /** @param snapshotFile where the registry is saved and restored from, or null when snapshots are off */
+    public RegistryServer(ServerConfig config, Clock clock, LocalNode self, Path snapshotFile) {
         this.config = config;
         this.self = self;
         this.registry = new InstanceRegistry(clock, config.delta().retention(), config.limits());
@@ -58,8 +64,11 @@ public final class RegistryServer implements AutoCloseable {
         registry.addListener(selfPreservation);
         registry.addListener(peers);
         this.selfRegistration = new SelfRegistration(config.instance(), self, registry, clock, self.contextPath());
+        this.snapshot = snapshotFile == null ? null
+                : new RegistryFile(snapshotFile, snapshotNode(self), registry, clock);
         this.startup = new StartupSync(config.startup(), peers, gate, selfPreservation, self, clock,
-                config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1));
+                config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1),
+                snapshot == null ? () -> 0 : snapshot::restore);
         ReplicaStatus replicas = new ReplicaStatus(peers, registry, selfRegistration,
                 config.peers().minAvailableForHealthy());
         StatusSource source = new StatusSource(registry, selfPreservation, evictor, cache, peers::statuses, clock);
@@ -67,6 +76,8 @@ public final class RegistryServer implements AutoCloseable {
                 settings(config), replicas::report);
         this.metrics = new MusterMetrics(registry, source, config.metrics());
         registry.addListener(metrics);
+        this.changes = new ChangeStreams(config.changes(), registry::sequence);
+        registry.addListener(changes.log());
         this.api = Api.create(registry, cache, gate, config.delta().disabled(), clock, status, metrics::scrape);
     }
 
@@ -76,6 +87,7 @@ public final class RegistryServer implements AutoCloseable {
      */
     public void start() {
         scheduler = new ThreadScheduler();
+        changes.start();
         startup.start(scheduler);
         scheduler.every("eviction", config.eviction().interval(), evictor::run);
         scheduler.every("delta-retention", config.delta().purgeInterval(), registry::purgeRecentChanges);
@@ -88,10 +100,21 @@ public final class RegistryServer implements AutoCloseable {
         if (peers.isConfigured()) {
             scheduler.every("peer-refresh", config.peers().updateInterval(), startup::refreshPeers);
         }
+        if (snapshot != null) {
+            scheduler.every("registry-snapshot", config.snapshot().interval(), snapshot::save);
+        }
         renewSelf();
         scheduler.every("self-registration", Duration.ofSeconds(30), this::renewSelf);
         config.keys().unknown().forEach(k -> LOG.warning("Muster: unknown setting " + k.key() + ": " + k.note()));
         config.keys().noEffect().forEach(k -> LOG.info("Muster: setting " + k.key() + " has " + k.note()));
+    }
+
+    /**
+     * The identity a snapshot is written for: the context path and the port known at start-up, so two servers on
+     * one machine that share a directory never restore each other's registry.
+     */
+    static String snapshotNode(LocalNode self) {
+        return self.contextPath() + "@" + (self.port().isPresent() ? self.port().getAsInt() : "");
     }
 
     private void renewSelf() {
@@ -124,6 +147,10 @@ public final class RegistryServer implements AutoCloseable {
         return api;
     }
 
+    ChangeStreams changes() {
+        return changes;
+    }
+
     MusterMetrics metrics() {
         return metrics;
     }
@@ -134,7 +161,11 @@ public final class RegistryServer implements AutoCloseable {
             scheduler.close();
             scheduler = null;
         }
+        changes.close();
         selfRegistration.cancel();   // queued for the peers; their batchers send it while closing, if they can
+        if (snapshot != null) {
+            snapshot.save();         // after the scheduler stopped: nothing changes the file after this
+        }
         peers.close();
         metrics.close();
         LOG.info("Muster: stopped");

@@ -9,6 +9,7 @@ import io.muster.replication.PeerCluster;
 import io.muster.replication.SyncResult;
 
 import java.time.Clock;
+import java.util.function.IntSupplier;
 import java.util.logging.Logger;
 
 /**
@@ -29,11 +30,12 @@ final class StartupSync {
     private final LocalNode self;
     private final Clock clock;
     private final int configuredUrls;
+    private final IntSupplier restoreSnapshot;
     private volatile boolean synced;
     private Scheduler.Cancellable retries;
 
     StartupSync(StartupConfig config, PeerCluster peers, TrafficGate gate, SelfPreservation selfPreservation,
-                LocalNode self, Clock clock, int configuredUrls) {
+                LocalNode self, Clock clock, int configuredUrls, IntSupplier restoreSnapshot) {
         this.config = config;
         this.peers = peers;
         this.gate = gate;
@@ -41,6 +43,7 @@ final class StartupSync {
         this.self = self;
         this.clock = clock;
         this.configuredUrls = configuredUrls;
+        this.restoreSnapshot = restoreSnapshot;
     }
 
     /** Resolves the peers, syncs once, opens the gate; schedules the retries when reads are held. */
@@ -54,8 +57,12 @@ final class StartupSync {
         selfPreservation.expectClients(config.expectedClientsBeforeSync());
         SyncResult sync = peers.syncUp(false);
         synced = sync.outcome() == SyncOutcome.PEER_ANSWERED;
+        // a peer's registry is the cluster's present; the snapshot is this node's past, used only without one
+        int restored = synced ? 0 : restoreSnapshot.getAsInt();
         boolean held = gate.open(sync.outcome(), config.waitWhenSyncEmpty(), config.defaultOpenForTrafficCount() > 0);
-        if (!held) {
+        if (restored > 0) {
+            selfPreservation.expectClients(restored);   // the restored clients are the ones expected to renew
+        } else if (!held) {
             // Spring's openForTraffic(count): the copied instances, or defaultOpenForTrafficCount when none
             selfPreservation.expectClients(sync.copied() > 0 ? sync.copied() : config.defaultOpenForTrafficCount());
         }

@@ -44,7 +44,8 @@ public final class Payload {
         return g;
     }
 
-    long builtFrom() {
+    /** The registry sequence this payload reflects (every change up to it included). */
+    public long builtFrom() {
         return builtFrom;
     }
 

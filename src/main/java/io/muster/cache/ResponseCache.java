@@ -110,6 +110,14 @@ public final class ResponseCache implements RegistryListener {
         }
     }
 
+    /**
+     * The payload as of now, bypassing the read-only tier: for a client that waited for a change and must not be
+     * answered with the state it already has while the refresher has yet to run.
+     */
+    public Payload current(CacheKey key) {
+        return fresh(key);
+    }
+
     private Payload fresh(CacheKey key) {
         while (true) {
             Payload p;

@@ -129,6 +129,11 @@ public final class ConfigLoader {
         ServerConfig.InstanceConfig instance = instance();
         ServerConfig.DashboardConfig dashboard = new ServerConfig.DashboardConfig(bool(true, "dashboard.enabled"),
                 dashboardPath());
+        ServerConfig.SnapshotConfig snapshot = new ServerConfig.SnapshotConfig(bool(true, "snapshot.enabled"),
+                blankToNull(raw("snapshot.directory")), millis(30_000, 1_000, "snapshot.intervalMs"));
+        ServerConfig.ChangeStreamConfig changes = new ServerConfig.ChangeStreamConfig(
+                integer(2_000, 0, "changes.maxOpen"), millis(15_000, 100, "changes.heartbeatMs"),
+                integer(10_000, 1, "changes.window"), integer(1_000, 1, "changes.queue"));
         ServerConfig.KeyReport keys = keyReport();
         if ("true".equalsIgnoreCase(strict)) {
             keys.unknown().forEach(n -> problems.add("unknown setting " + n.key() + " (" + n.note()
@@ -138,7 +143,7 @@ public final class ConfigLoader {
             throw new InvalidConfigException(problems);
         }
         return new ServerConfig(eviction, selfPreservation, cache, delta, startup, peers, security, limits, metrics,
-                environment, dataCenter, instance, dashboard, keys);
+                environment, dataCenter, instance, dashboard, snapshot, changes, keys);
     }
 
     private ServerConfig.LimitsConfig limits() {

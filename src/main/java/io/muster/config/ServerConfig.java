@@ -11,7 +11,22 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
                            ResponseCacheConfig responseCache, DeltaConfig delta, StartupConfig startup,
                            PeerConfig peers, SecurityConfig security, LimitsConfig limits, MetricsConfig metrics,
                            String environment, String dataCenter, InstanceConfig instance, DashboardConfig dashboard,
-                           KeyReport keys) {
+                           SnapshotConfig snapshot, ChangeStreamConfig changes, KeyReport keys) {
+
+    /**
+     * The registry file written on shutdown and every {@code interval}, restored at start when no peer answers.
+     * {@code directory} null: the default ({@code java.io.tmpdir}/muster), chosen at start-up.
+     */
+    public record SnapshotConfig(boolean enabled, String directory, Duration interval) {
+    }
+
+    /**
+     * {@code /api/changes} and the blocking fetch: at most {@code maxOpen} open streams and waiting fetches
+     * together, a heartbeat comment every {@code heartbeat}, the last {@code window} changes kept for
+     * {@code Last-Event-ID} resumes, at most {@code queue} events waiting for one slow client before it is dropped.
+     */
+    public record ChangeStreamConfig(int maxOpen, Duration heartbeat, int window, int queue) {
+    }
 
     /**
      * Bounds on what one write may store and on the registry as a whole, so memory stays bounded whatever clients

@@ -125,6 +125,25 @@ public final class InstanceRegistry {
         }
     }
 
+    /**
+     * Puts back an instance saved in a snapshot, with its lease's timestamps as they were. Validated and counted
+     * like any registration, as a peer's write: the saved status and override are kept and nothing is replicated
+     * (the peers were not the ones that lost it).
+     *
+     * @param serviceUpAt null to keep what the registration decided
+     */
+    public void restore(InstanceInfo instance, Instant registeredAt, Instant lastRenewedAt, Instant serviceUpAt) {
+        changeLock.lock();   // reentrant: register takes it again; the lease is adjusted before anyone reads it
+        try {
+            register(instance, Origin.PEER);
+            Map<String, Lease> leases = apps.get(instance.app());
+            leases.computeIfPresent(instance.id(), (id, l) -> new Lease(l.instance(), registeredAt, lastRenewedAt,
+                    l.duration(), serviceUpAt != null ? serviceUpAt : l.serviceUpAt()));
+        } finally {
+            changeLock.unlock();
+        }
+    }
+
     /** Refuses a new instance when the registry or its app is at its cap (under the change lock). */
     private void checkRoom(Map<String, Lease> leases) {
         LimitsConfig limits = rules.limits();

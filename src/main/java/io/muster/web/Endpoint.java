@@ -33,6 +33,8 @@ public enum Endpoint {
     METRICS(OPEN, "metrics"),
     DASHBOARD(OPEN, "dashboard"),
     DASHBOARD_STATUS(CLIENT, "dashboard_api"),
+    /** Server-sent events, one per registry change: read access, like the fetches it replaces. */
+    CHANGES(CLIENT, "changes"),
     ADMIN_CSRF(ADMIN, "admin"),
     ADMIN_ACTION(ADMIN, "admin");
 

@@ -4,6 +4,7 @@ import io.muster.api.Api;
 import io.muster.api.Failures;
 import io.muster.api.Origins;
 import io.muster.api.Reply;
+import io.muster.cache.CacheKey;
 import io.muster.metrics.MusterMetrics;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -28,6 +29,7 @@ import java.util.Set;
  */
 public final class FrontDoor implements Filter {
     private static final Set<String> READS = Set.of("GET", "HEAD");
+    private static final String WAIT_PARAMETER = "waitForChangeAfter";
     private static final Set<String> KNOWN_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS");
 
     private final boolean clientAuthRequired;
@@ -35,6 +37,8 @@ public final class FrontDoor implements Filter {
     private final MusterMetrics metrics;
     private final DashboardPlacement dashboard;
     private final Servlet jaxRs;
+    private final Api api;
+    private final ChangeStreams changes;
 
     /**
      * @param fastPaths     false sends every request through Jersey (to compare the two roads)
@@ -42,8 +46,10 @@ public final class FrontDoor implements Filter {
      * @param jaxRs         Jersey, given every request the fast paths do not answer
      */
     public FrontDoor(Api api, boolean clientAuthRequired, boolean fastPaths, String dashboardPath,
-                     MusterMetrics metrics, Servlet jaxRs) {
+                     MusterMetrics metrics, ChangeStreams changes, Servlet jaxRs) {
         this.jaxRs = jaxRs;
+        this.api = api;
+        this.changes = changes;
         this.clientAuthRequired = clientAuthRequired;
         this.fastPaths = fastPaths ? new FastPaths(api) : null;
         this.metrics = metrics;
@@ -82,6 +88,15 @@ public final class FrontDoor implements Filter {
         if (!roles.isEmpty() && !Authenticator.authorize(req, rsp, roles)) {
             return;
         }
+        if (route.endpoint() == Endpoint.CHANGES) {
+            changes.openStream(req, rsp);
+            return;
+        }
+        String after = req.getParameter(WAIT_PARAMETER);
+        if (after != null && (route.endpoint() == Endpoint.FULL_REGISTRY || route.endpoint() == Endpoint.DELTA)) {
+            waitForChange(route, method, req, rsp, after);
+            return;
+        }
         Reply reply = fastPaths == null ? null : fastPaths.serve(route, req);
         if (reply != null) {
             write(rsp, "HEAD".equals(method) ? reply.withoutBody() : reply);
@@ -90,6 +105,31 @@ public final class FrontDoor implements Filter {
             // *.jsp to its JSP servlet), but the route says it is Jersey's
             jaxRs.service(new CanonicalRequest(req, route), rsp);
         }
+    }
+
+    /**
+     * The blocking fetch, on either road (it is Muster's own, not Eureka's, so Jersey has no part in it): the same
+     * answer as the plain fetch, held back until the registry has moved past the index or the timeout ends.
+     */
+    private void waitForChange(Route route, String method, HttpServletRequest req, HttpServletResponse rsp,
+                               String after) throws IOException {
+        long index = ChangeStreams.parseId(after);
+        java.time.Duration timeout = ChangeStreams.parseTimeout(req.getParameter("timeout"));
+        if (index < 0 || timeout == null) {
+            write(rsp, Reply.text(400, "waitForChangeAfter takes an X-Muster-Index value and timeout a duration "
+                    + "such as 30s or 500ms (at most 5m)"));
+            return;
+        }
+        CacheKey.Entity entity = route.endpoint() == Endpoint.DELTA ? CacheKey.Entity.DELTA
+                : CacheKey.Entity.ALL_APPS;
+        String accept = req.getHeader("Accept");
+        String eurekaAccept = req.getHeader("X-Eureka-Accept");
+        String encoding = req.getHeader("Accept-Encoding");
+        boolean head = "HEAD".equals(method);
+        changes.waitForChange(req, rsp, index, timeout, () -> {
+            Reply r = api.reads().fetchAfter(entity, "", accept, eurekaAccept, encoding, index);
+            return head ? r.withoutBody() : r;
+        });
     }
 
     /** A write flagged as replicated claims to come from a peer, whatever its endpoint. */

@@ -100,6 +100,9 @@ public final class Router {
         if (n == 2 && s.get(1).equals("status")) {
             return get(m, Endpoint.DASHBOARD_STATUS, s, null, null, null);
         }
+        if (n == 2 && s.get(1).equals("changes")) {
+            return get(m, Endpoint.CHANGES, s, null, null, null);
+        }
         if (n < 3 || !s.get(1).equals("admin")) {
             return Route.NOT_FOUND;
         }

@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
 class LifecycleIT {
-    private static final String BASE = "http://127.0.0.1:18090/";
+    private static final String BASE = "http://127.0.0.1:" + System.getProperty("payara.test.http.port", "18090")
+            + "/";
 
     @ArquillianResource
     Deployer deployer;

@@ -67,6 +67,8 @@ final class ChildServer implements AutoCloseable {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(List.of(System.getProperty("payara.jvm.flags").trim().split("\\s+")));
+        // a child starts from an empty registry unless its test asks for snapshots (later -D's win)
+        cmd.add("-Deureka.server.snapshot.enabled=false");
         cmd.addAll(List.of(systemProperties));
         cmd.addAll(List.of("-Xmx512m", portArgument + port, "-Dmuster.users=" + ADMIN + ":" + ADMIN_PASSWORD
                         + ":eureka-admin," + PEER + ":" + PEER_PASSWORD + ":eureka-peer," + CLIENT + ":" + CLIENT_PASSWORD

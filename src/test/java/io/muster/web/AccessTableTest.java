@@ -37,6 +37,13 @@ class AccessTableTest {
     }
 
     @Test
+    void theChangeStreamNeedsWhatReadsNeed() {
+        assertThat(Endpoint.CHANGES.access()).isEqualTo(Endpoint.FULL_REGISTRY.access());
+        assertThat(Endpoint.CHANGES.access().roles(false)).isEmpty();
+        assertThat(Endpoint.CHANGES.access().roles(true)).contains("eureka-client");
+    }
+
+    @Test
     void everyEndpointIsInTheTable() {
         for (Endpoint e : Endpoint.values()) {
             assertThat(e.access()).as(e.name()).isNotNull();

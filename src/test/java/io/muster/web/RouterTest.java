@@ -94,4 +94,13 @@ class RouterTest {
         assertThat(action.app()).isEqualTo("A");
         assertThat(action.id()).isEqualTo("i-1");
     }
+
+    @Test
+    void theChangeStreamIsAnUnversionedGet() {
+        assertThat(route("GET", "/api/changes").endpoint()).isEqualTo(Endpoint.CHANGES);
+        assertThat(route("HEAD", "/api/changes").endpoint()).isEqualTo(Endpoint.CHANGES);
+        assertThat(route("POST", "/api/changes").refusal().status()).isEqualTo(405);
+        assertThat(route("GET", "/v2/api/changes").endpoint()).isNull();
+        assertThat(route("GET", "/api/changes/x").endpoint()).isNull();
+    }
 }

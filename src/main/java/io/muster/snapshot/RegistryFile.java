@@ -1,0 +1,105 @@
+package io.muster.snapshot;
+
+import io.muster.registry.InstanceRegistry;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * This node's snapshot file: saved whole into a temporary file and renamed over the old one, so a crash mid-write
+ * leaves the previous snapshot, never half of one; restored at start when no peer supplied the registry. Nothing
+ * here is ever fatal: a file that cannot be written or read is logged and the server goes on without it.
+ *
+ * <p>Thread safety: {@link #save} is synchronized (the scheduler's periodic save and the final one on shutdown).
+ */
+public final class RegistryFile {
+    private static final Logger LOG = Logger.getLogger(RegistryFile.class.getName());
+
+    private final Path file;
+    private final String node;
+    private final InstanceRegistry registry;
+    private final Clock clock;
+
+    /** @param node this node's identity, fixed at start-up so the save and the next restore agree on it */
+    public RegistryFile(Path file, String node, InstanceRegistry registry, Clock clock) {
+        this.file = file;
+        this.node = node;
+        this.registry = registry;
+        this.clock = clock;
+    }
+
+    /** A file name for the node, safe on every file system. */
+    public static String fileName(String node) {
+        return "registry-" + node.replaceAll("[^A-Za-z0-9._-]", "_") + ".snapshot";
+    }
+
+    public Path path() {
+        return file;
+    }
+
+    public synchronized void save() {
+        Instant now = clock.instant();
+        byte[] bytes = SnapshotFile.encode(registry.views().snapshot().applications(), node, now);
+        Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            Files.createDirectories(file.getParent());
+            try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) {
+                    out.write(buffer);
+                }
+                out.force(false);   // the rename must not become visible before the content
+            }
+            try {
+                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "Muster: could not save the registry snapshot to " + file + ": " + e, e);
+        }
+    }
+
+    /** Restores the snapshot, if there is a usable one; returns how many instances came back. */
+    public int restore() {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            LOG.info("Muster: no registry snapshot at " + file + "; starting empty");
+            return 0;
+        } catch (IOException | RuntimeException e) {
+            LOG.warning("Muster: registry snapshot " + file + " cannot be read (" + e + "); starting empty");
+            return 0;
+        }
+        Instant now = clock.instant();
+        try {
+            SnapshotFile.Content content = SnapshotFile.decode(bytes, node, now.toEpochMilli());
+            RestoreRules.Result r = RestoreRules.restore(content.applications(), registry, now);
+            LOG.info("Muster: restored " + r.restored() + " instances from the registry snapshot saved "
+                    + Duration.between(content.savedAt(), now).toSeconds() + " s ago (" + r.expired()
+                    + " leases lapsed meanwhile, " + r.refused() + " refused by the registry's rules)");
+            return r.restored();
+        } catch (UnusableSnapshotException e) {
+            LOG.warning("Muster: ignoring the registry snapshot " + file + ": " + e.getMessage()
+                    + "; starting empty");
+            return 0;
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Muster: ignoring the registry snapshot " + file + "; starting empty", e);
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,224 @@
+package io.muster.web;
+
+import io.muster.api.Reply;
+import io.muster.changes.ChangeLog;
+import io.muster.config.ServerConfig.ChangeStreamConfig;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The open change streams and waiting fetches, and the one thread that serves them all: woken by every registry
+ * change (and by a stream the container says can take more), it sends each stream what it has not seen and
+ * answers the fetches whose wait is over. Streams and waiting fetches are held as async requests, so thousands of
+ * them cost memory, not threads; together they are capped, and a request beyond the cap gets 503.
+ *
+ * <p>Thread safety: the sets are concurrent; streams are written on the dispatcher thread only.
+ */
+public final class ChangeStreams implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(ChangeStreams.class.getName());
+    static final String THREAD_NAME = "muster-changes";
+    private static final byte[] PREAMBLE = "retry: 2000\n\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    private final ChangeLog log;
+    private final ChangeStreamConfig config;
+    private final LongSupplier sequence;
+    private final Set<SseConnection> streams = ConcurrentHashMap.newKeySet();
+    private final Set<WaitingFetch> waiting = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger open = new AtomicInteger();
+    private final Thread dispatcher;
+    private volatile boolean closed;
+
+    /** @param sequence the registry's change sequence (what a waiting fetch waits to see pass its index) */
+    public ChangeStreams(ChangeStreamConfig config, LongSupplier sequence) {
+        this.config = config;
+        this.sequence = sequence;
+        this.log = new ChangeLog(config.window(), this::wake);
+        this.dispatcher = new Thread(this::run, THREAD_NAME);
+        this.dispatcher.setDaemon(true);
+    }
+
+    /** The registry listener that feeds the streams. */
+    public ChangeLog log() {
+        return log;
+    }
+
+    public void start() {
+        dispatcher.start();
+    }
+
+    /** Open streams and waiting fetches. */
+    public int open() {
+        return open.get();
+    }
+
+    void wake() {
+        LockSupport.unpark(dispatcher);
+    }
+
+    private boolean admit(HttpServletResponse rsp) throws IOException {
+        if (closed || open.incrementAndGet() > config.maxOpen()) {
+            open.decrementAndGet();
+            FrontDoor.write(rsp, Reply.text(503, "too many open change streams and waiting fetches "
+                    + "(eureka.server.changes.maxOpen=" + config.maxOpen() + ")")
+                    .withHeaders(java.util.Map.of("Retry-After", "5")));
+            return false;
+        }
+        return true;
+    }
+
+    /** {@code GET /api/changes}: starts an event stream ({@code ?app=}, {@code ?vip=}, {@code Last-Event-ID}). */
+    void openStream(HttpServletRequest req, HttpServletResponse rsp) throws IOException {
+        long resume = parseId(req.getHeader("Last-Event-ID"));
+        if (resume == -2) {
+            FrontDoor.write(rsp, Reply.text(400, "Last-Event-ID is not an event id"));
+            return;
+        }
+        rsp.setStatus(200);
+        rsp.setContentType("text/event-stream;charset=UTF-8");
+        rsp.setHeader("Cache-Control", "no-cache");
+        rsp.setHeader("X-Accel-Buffering", "no");   // proxies such as nginx must pass events on at once
+        if ("HEAD".equals(req.getMethod()) || !admit(rsp)) {
+            return;
+        }
+        AsyncContext context = req.startAsync();
+        context.setTimeout(0);
+        ServletOutputStream out = rsp.getOutputStream();
+        SseConnection[] self = new SseConnection[1];
+        SseConnection c = new SseConnection(context, out, blankToNull(req.getParameter("app")),
+                blankToNull(req.getParameter("vip")), resume, log, this::wake, () -> {
+                    if (streams.remove(self[0])) {
+                        open.decrementAndGet();
+                    }
+                });
+        self[0] = c;
+        context.addListener(c);
+        streams.add(c);
+        out.write(PREAMBLE);   // before the write listener: until it is set, writes are blocking and allowed
+        out.setWriteListener(c);
+        wake();
+    }
+
+    /**
+     * A full or delta fetch with {@code waitForChangeAfter}: answered now when the registry is already past the
+     * index, else parked until it is or the timeout ends.
+     */
+    void waitForChange(HttpServletRequest req, HttpServletResponse rsp, long index, Duration timeout,
+                       Supplier<Reply> reply) throws IOException {
+        if (sequence.getAsLong() > index) {
+            FrontDoor.write(rsp, reply.get());
+            return;
+        }
+        if (!admit(rsp)) {
+            return;
+        }
+        AsyncContext context = req.startAsync();
+        context.setTimeout(timeout.toMillis() + 10_000);   // a backstop: the dispatcher answers at the timeout
+        WaitingFetch[] self = new WaitingFetch[1];
+        WaitingFetch w = new WaitingFetch(context, index, System.nanoTime() + timeout.toNanos(), reply, () -> {
+            if (waiting.remove(self[0])) {
+                open.decrementAndGet();
+            }
+        });
+        self[0] = w;
+        context.addListener(w);
+        waiting.add(w);
+        wake();   // the change may have come between the check and now
+    }
+
+    private void run() {
+        long heartbeatNanos = config.heartbeat().toNanos();
+        long nextHeartbeat = System.nanoTime() + heartbeatNanos;
+        while (!closed) {
+            try {
+                long now = System.nanoTime();
+                boolean heartbeat = now - nextHeartbeat >= 0;
+                if (heartbeat) {
+                    nextHeartbeat = now + heartbeatNanos;
+                }
+                for (SseConnection c : streams) {
+                    c.pump(log, heartbeat, config.queue());
+                }
+                long seq = sequence.getAsLong();
+                long wakeAt = nextHeartbeat;
+                for (WaitingFetch w : waiting) {
+                    if (w.isDue(seq, now)) {
+                        w.answer();
+                    } else if (w.deadlineNanos() - wakeAt < 0) {
+                        wakeAt = w.deadlineNanos();
+                    }
+                }
+                LockSupport.parkNanos(this, Math.max(0, wakeAt - System.nanoTime()));
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Muster: the change dispatcher failed a round; it goes on", e);
+            }
+        }
+    }
+
+    /** Ends every stream and waiting fetch and stops the dispatcher (undeploy). */
+    @Override
+    public void close() {
+        closed = true;
+        wake();
+        try {
+            dispatcher.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        streams.forEach(SseConnection::close);
+        waiting.forEach(WaitingFetch::abandon);
+    }
+
+    /** An event id, -1 when absent, -2 when malformed. */
+    static long parseId(String value) {
+        if (value == null || value.isBlank()) {
+            return -1;
+        }
+        try {
+            long id = Long.parseLong(value.trim());
+            return id < 0 ? -2 : id;
+        } catch (NumberFormatException e) {
+            return -2;
+        }
+    }
+
+    /** {@code 30s}, {@code 500ms}, {@code 2m} or plain seconds; null when malformed or outside 0..5 minutes. */
+    static Duration parseTimeout(String value) {
+        if (value == null || value.isBlank()) {
+            return Duration.ofSeconds(30);
+        }
+        String v = value.trim().toLowerCase(java.util.Locale.ROOT);
+        try {
+            Duration d;
+            if (v.endsWith("ms")) {
+                d = Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+            } else if (v.endsWith("s")) {
+                d = Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)));
+            } else if (v.endsWith("m")) {
+                d = Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1)));
+            } else {
+                d = Duration.ofSeconds(Long.parseLong(v));
+            }
+            return d.isNegative() || d.compareTo(Duration.ofMinutes(5)) > 0 ? null : d;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
+    }
+}

@@ -1,0 +1,166 @@
+package io.muster.web;
+
+import io.muster.changes.ChangeEvent;
+import io.muster.changes.ChangeLog;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * One open {@code /api/changes} stream. It holds no queue of its own: its position in the {@link ChangeLog} is
+ * its queue, so an idle stream costs a few objects and no thread. Written only by the dispatcher thread, and
+ * only when the container says a write will not block; a client that falls further behind than the allowed
+ * backlog is dropped (it reconnects with {@code Last-Event-ID} and learns whether it must start over).
+ *
+ * <p>Thread safety: {@link #pump} runs on the dispatcher thread only; the container's callbacks only set the
+ * closed flag and wake the dispatcher.
+ */
+final class SseConnection implements WriteListener, AsyncListener {
+    private static final byte[] RESET = "event: reset\ndata: {}\n\n".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] HEARTBEAT = ": heartbeat\n\n".getBytes(StandardCharsets.UTF_8);
+    private static final int BATCH = 256;
+
+    private final AsyncContext context;
+    private final ServletOutputStream out;
+    private final String app;
+    private final String vip;
+    private final Runnable wake;
+    private final Runnable onClose;
+    private long position;            // the last event id this client has been sent (or skipped)
+    private boolean resetPending;
+    private boolean needsFlush = true; // the headers and the retry hint go out at once
+    private volatile boolean closed;
+
+    /**
+     * @param resumeFrom the client's Last-Event-ID, or -1 to start from the present
+     */
+    SseConnection(AsyncContext context, ServletOutputStream out, String app, String vip, long resumeFrom,
+                  ChangeLog log, Runnable wake, Runnable onClose) {
+        this.context = context;
+        this.out = out;
+        this.app = app;
+        this.vip = vip;
+        this.wake = wake;
+        this.onClose = onClose;
+        long last = log.lastId();
+        this.position = resumeFrom < 0 ? last : resumeFrom;
+        this.resetPending = resumeFrom >= 0 && log.after(resumeFrom, 1) == null;
+        if (resetPending) {
+            position = last;
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Sends what is pending, if the client can take it now.
+     *
+     * @param heartbeat whether a quiet stream should get a comment now
+     * @param backlog   the most events a client may be behind before it is dropped
+     */
+    void pump(ChangeLog log, boolean heartbeat, int backlog) {
+        if (closed) {
+            return;
+        }
+        try {
+            if (!out.isReady()) {
+                if (log.lastId() - position > backlog) {
+                    close();   // slow or stuck: it would hold the window's events for itself
+                }
+                return;
+            }
+            ByteArrayOutputStream chunk = new ByteArrayOutputStream(256);
+            if (resetPending) {
+                chunk.write(RESET);
+                resetPending = false;
+            }
+            List<ChangeEvent> events = log.after(position, BATCH);
+            if (events == null) {     // fell out of the window while it could not write
+                chunk.write(RESET);
+                position = log.lastId();
+            } else {
+                for (ChangeEvent e : events) {
+                    if (e.matches(app, vip)) {
+                        chunk.write(e.sse());
+                    }
+                    position = e.id();
+                }
+                if (events.size() == BATCH) {
+                    wake.run();   // more to send: come back after the other streams had their turn
+                }
+            }
+            if (chunk.size() == 0 && heartbeat) {
+                chunk.write(HEARTBEAT);
+            }
+            if (chunk.size() > 0) {
+                out.write(chunk.toByteArray());
+                needsFlush = true;
+            }
+            if (needsFlush && out.isReady()) {
+                out.flush();
+                needsFlush = false;
+            }
+        } catch (IOException | RuntimeException e) {
+            close();   // the client went away
+        }
+    }
+
+    /** Ends the stream (server shutdown, a dropped slow client, a failed write). */
+    void close() {
+        if (!closed) {
+            closed = true;
+            onClose.run();
+            try {
+                context.complete();
+            } catch (RuntimeException ignored) {
+                // already completed by the container (the client disconnected)
+            }
+        }
+    }
+
+    private void gone() {
+        if (!closed) {
+            closed = true;
+            onClose.run();
+        }
+    }
+
+    @Override
+    public void onWritePossible() {
+        wake.run();
+    }
+
+    @Override
+    public void onError(Throwable t) {
+        gone();
+    }
+
+    @Override
+    public void onComplete(AsyncEvent event) {
+        gone();
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) {
+        close();
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+        close();
+    }
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {
+        // not restarted
+    }
+}

@@ -1,0 +1,209 @@
+package io.muster.snapshot;
+
+import io.muster.config.ServerConfig.LimitsConfig;
+import io.muster.model.InstanceStatus;
+import io.muster.model.LeaseInfo;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.Lease;
+import io.muster.registry.Origin;
+import io.muster.testing.Instances;
+import io.muster.testing.MutableClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The snapshot file and the restore rules, on the fake clock: the node is "down" between save and restore. */
+class RegistryFileTest {
+    private static final String NODE = "/eureka/@8761";
+    private final Instant t0 = Instant.ofEpochMilli(1_700_000_000_000L);
+    private final MutableClock clock = new MutableClock(t0);
+    private final InstanceRegistry before = new InstanceRegistry(clock, Duration.ofMinutes(3));
+    @TempDir
+    Path dir;
+
+    private Path file() {
+        return dir.resolve(RegistryFile.fileName(NODE));
+    }
+
+    private void save() {
+        new RegistryFile(file(), NODE, before, clock).save();
+    }
+
+    private InstanceRegistry restoredInto(LimitsConfig limits) {
+        InstanceRegistry after = new InstanceRegistry(clock, Duration.ofMinutes(3), limits);
+        new RegistryFile(file(), NODE, after, clock).restore();
+        return after;
+    }
+
+    private InstanceRegistry restored() {
+        return restoredInto(LimitsConfig.DEFAULT);
+    }
+
+    @Test
+    void aLeaseKeepsItsRemainingTimeMinusTheTimeTheNodeWasDown() {
+        before.register(Instances.up("APP", "a"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(30));
+        before.renew("APP", "a", null, null, Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(10));
+        save();                                   // 80 s left
+        clock.advance(Duration.ofSeconds(30));    // down for 30 s: 50 s left
+
+        InstanceRegistry after = restored();
+
+        Lease lease = after.views().lease("APP", "a").orElseThrow();
+        assertThat(lease.lastRenewedAt()).isEqualTo(t0.plusSeconds(30));
+        assertThat(lease.registeredAt()).isEqualTo(t0);
+        assertThat(Duration.between(clock.instant(), lease.expiresAt())).isEqualTo(Duration.ofSeconds(50));
+        assertThat(after.views().expiredLeases(Duration.ZERO)).isEmpty();
+        clock.advance(Duration.ofSeconds(50).plusMillis(1));
+        assertThat(after.views().expiredLeases(Duration.ZERO)).extracting(l -> l.instance().id()).containsExactly("a");
+    }
+
+    @Test
+    void leasesThatLapsedWhileTheNodeWasDownAreDropped() {
+        before.register(Instances.up("APP", "old"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(60));
+        before.register(Instances.up("APP", "young"), Origin.CLIENT);
+        save();
+        clock.advance(Duration.ofSeconds(40));    // "old" lapsed 10 s ago, "young" has 50 s left
+
+        InstanceRegistry after = restored();
+
+        assertThat(after.views().lease("APP", "old")).isEmpty();
+        assertThat(after.views().lease("APP", "young")).isPresent();
+        assertThat(after.size()).isEqualTo(1);
+    }
+
+    @Test
+    void aSnapshotOlderThanTheLongestLeaseRestoresNothing() {
+        before.register(Instances.sample("APP", "short").build(), Origin.CLIENT);
+        before.register(Instances.sample("APP", "long").leaseInfo(new LeaseInfo(30, 300, 0, 0, 0, 0)).build(),
+                Origin.CLIENT);
+        save();
+        clock.advance(Duration.ofSeconds(299));
+        assertThat(restored().size()).as("control: the longest lease is still running").isEqualTo(1);
+        clock.advance(Duration.ofSeconds(1));
+
+        assertThat(restored().size()).isZero();
+    }
+
+    @Test
+    void statusesAndOverridesAreKept() {
+        before.register(Instances.up("APP", "oos"), Origin.CLIENT);
+        before.statusUpdate("APP", "oos", InstanceStatus.OUT_OF_SERVICE, null, Origin.CLIENT);
+        before.register(Instances.sample("APP", "down").status(InstanceStatus.DOWN).build(), Origin.CLIENT);
+        before.register(Instances.up("APP", "up"), Origin.CLIENT);
+        save();
+        clock.advance(Duration.ofSeconds(5));
+
+        InstanceRegistry after = restored();
+
+        assertThat(after.views().instance("APP", "oos").orElseThrow().status()).isEqualTo(InstanceStatus.OUT_OF_SERVICE);
+        assertThat(after.views().instance("APP", "oos").orElseThrow().overriddenStatus())
+                .isEqualTo(InstanceStatus.OUT_OF_SERVICE);
+        assertThat(after.statusOverrides()).containsEntry("oos", InstanceStatus.OUT_OF_SERVICE);
+        assertThat(after.views().instance("APP", "down").orElseThrow().status()).isEqualTo(InstanceStatus.DOWN);
+        assertThat(after.views().instance("APP", "up").orElseThrow().status()).isEqualTo(InstanceStatus.UP);
+        // a client heartbeat after the restore keeps the override, as it would have before
+        after.renew("APP", "oos", null, null, Origin.CLIENT);
+        assertThat(after.views().instance("APP", "oos").orElseThrow().status()).isEqualTo(InstanceStatus.OUT_OF_SERVICE);
+    }
+
+    @Test
+    void instancesTheRegistryNowRefusesAreSkipped() {
+        before.register(Instances.up("APP", "ok"), Origin.CLIENT);
+        before.register(Instances.sample("APP", "long").leaseInfo(new LeaseInfo(30, 600, 0, 0, 0, 0)).build(),
+                Origin.CLIENT);
+        save();
+        LimitsConfig d = LimitsConfig.DEFAULT;
+        LimitsConfig stricter = new LimitsConfig(d.maxFieldLength(), d.maxUrlLength(), d.maxMetadataEntries(),
+                d.maxMetadataBytes(), d.minLeaseDurationSeconds(), 300, d.maxInstances(), d.maxInstancesPerApp());
+
+        InstanceRegistry after = restoredInto(stricter);
+
+        assertThat(after.views().lease("APP", "ok")).isPresent();
+        assertThat(after.views().lease("APP", "long")).isEmpty();
+    }
+
+    @Test
+    void savingReplacesTheFileWholeAndLeavesNoTemporaryFile() throws IOException {
+        before.register(Instances.up("APP", "a"), Origin.CLIENT);
+        save();
+        before.register(Instances.up("APP", "b"), Origin.CLIENT);
+        save();
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly(RegistryFile.fileName(NODE));
+        }
+        assertThat(restored().size()).isEqualTo(2);
+    }
+
+    @Test
+    void aPartialSnapshotIsIgnored() throws IOException {
+        byte[] whole = savedBytes();
+        Files.write(file(), Arrays.copyOf(whole, whole.length - 10));
+        assertThat(restored().size()).isZero();
+    }
+
+    @Test
+    void aDamagedSnapshotIsIgnored() throws IOException {
+        byte[] bytes = savedBytes();
+        bytes[bytes.length - 20] ^= 0x20;
+        Files.write(file(), bytes);
+        assertThat(restored().size()).isZero();
+        Files.write(file(), "not a snapshot at all".getBytes(StandardCharsets.UTF_8));
+        assertThat(restored().size()).isZero();
+        Files.write(file(), new byte[0]);
+        assertThat(restored().size()).isZero();
+    }
+
+    @Test
+    void aSnapshotWithAValidChecksumButABrokenRegistryIsIgnored() throws IOException {
+        byte[] body = "{\"applications\":{\"application\":[{\"name\":".getBytes(StandardCharsets.UTF_8);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(body);
+        String header = "MUSTER-REGISTRY 1 " + t0.toEpochMilli() + " " + body.length + " "
+                + Long.toHexString(crc.getValue()) + " " + NODE + "\n";
+        Files.write(file(), concat(header.getBytes(StandardCharsets.UTF_8), body));
+        assertThat(restored().size()).isZero();
+    }
+
+    @Test
+    void anotherNodesSnapshotOrAnotherVersionIsIgnored() throws IOException {
+        before.register(Instances.up("APP", "a"), Origin.CLIENT);
+        new RegistryFile(file(), "/eureka/@8762", before, clock).save();
+        assertThat(restored().size()).isZero();
+        String other = new String(savedBytes(), StandardCharsets.ISO_8859_1).replaceFirst("MUSTER-REGISTRY 1 ",
+                "MUSTER-REGISTRY 2 ");
+        Files.write(file(), other.getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(restored().size()).isZero();
+    }
+
+    @Test
+    void aMissingFileOrDirectoryStartsEmpty() {
+        InstanceRegistry after = new InstanceRegistry(clock, Duration.ofMinutes(3));
+        assertThat(new RegistryFile(dir.resolve("nowhere/x.snapshot"), NODE, after, clock).restore()).isZero();
+    }
+
+    /** A valid snapshot with one instance; restoring it as written is the control for the broken variants. */
+    private byte[] savedBytes() throws IOException {
+        before.register(Instances.up("APP", "a"), Origin.CLIENT);
+        save();
+        assertThat(restored().size()).as("control: the intact file restores").isEqualTo(1);
+        return Files.readAllBytes(file());
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
