@@ -78,6 +78,7 @@ class RealServersIT {
             assertThat(eureka.getJson("status").body()).as("context file settings apply").contains("tomcat-it");
             assertThat(manager.get("list").body()).contains("/eureka:running");
             roundTrip("tomcat", eureka.baseUrl());
+            changesArriveAsEvents(eureka);
             rolesAreEnforced(eureka, "peer", "CHANGE-ME-peer", "admin", "CHANGE-ME-admin");
             noSpellingGetsPastAccessControl(eureka, List.of(
                     new AttackMatrix.Caller("peer", eureka.as("peer", "CHANGE-ME-peer"), Set.of("eureka-peer")),
@@ -157,6 +158,7 @@ class RealServersIT {
             awaitStatus(eureka, "health/ready", 200, 120);
             assertThat(run(concat(admin, "list-applications"), Map.of(), 60)).contains("eureka");
             roundTrip("payara", eureka.baseUrl());
+            changesArriveAsEvents(eureka);
             rolesAreEnforced(eureka, "peer", "peer-secret", "admin", "admin-secret");
             noSpellingGetsPastAccessControl(eureka, List.of(
                     new AttackMatrix.Caller("peer", eureka.as("peer", "peer-secret"), Set.of("eureka-peer")),
@@ -220,6 +222,48 @@ class RealServersIT {
                 .isEqualTo(404);
         assertThat(eureka.send("PUT", "apps/NOBODY/x/status?value=DOWN", null, "x-netflix-discovery-replication",
                 "true").status()).isEqualTo(401);
+    }
+
+    /**
+     * The change stream and the blocking fetch on this container's async servlet I/O: a registration arrives as an
+     * event on an open stream, and a fetch waiting for the next change returns with it.
+     */
+    private static void changesArriveAsEvents(Http eureka) throws Exception {
+        java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        var stream = client.sendAsync(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(eureka.baseUrl() + "api/changes?app=STREAMED")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofByteArrayConsumer(o -> o.ifPresent(bytes ->
+                        new String(bytes, StandardCharsets.UTF_8).lines().forEach(lines::add))));
+        try {
+            assertThat(nextLine(lines, "retry:")).isNotNull();
+            String index = eureka.getJson("apps/").header("X-Muster-Index");
+            assertThat(index).as("X-Muster-Index").isNotNull();
+            var waiting = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                    eureka.getJson("apps/delta?waitForChangeAfter=" + index + "&timeout=15s"));
+            assertThat(eureka.postJson("apps/STREAMED", Http.instanceJson("STREAMED", "s-1", "UP", 1000)).status())
+                    .isEqualTo(204);
+            assertThat(nextLine(lines, "event: ")).isEqualTo("event: registered");
+            assertThat(nextLine(lines, "data: ")).contains("\"instanceId\":\"s-1\"");
+            Http.Reply delta = waiting.get(10, TimeUnit.SECONDS);
+            assertThat(delta.status()).isEqualTo(200);
+            assertThat(delta.body()).contains("s-1");
+        } finally {
+            stream.cancel(true);
+        }
+        assertThat(eureka.delete("apps/STREAMED/s-1").status()).isEqualTo(200);
+    }
+
+    private static String nextLine(java.util.concurrent.BlockingQueue<String> lines, String prefix)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            String line = lines.poll(100, TimeUnit.MILLISECONDS);
+            if (line != null && line.startsWith(prefix)) {
+                return line;
+            }
+        }
+        throw new AssertionError("no line starting with '" + prefix + "' within 10 s");
     }
 
     /** The attack matrix (every protected endpoint, path spelling and caller without the role) on this server. */
