@@ -85,6 +85,7 @@
     renderBanner(sp);
     renderPreservation(sp);
     renderPeers(s.peers);
+    renderRegions(s.remoteRegions || []);
     renderApps();
     renderTimeline(s.recentActivity);
     renderSettings(s.settings);
@@ -159,6 +160,18 @@
     peers.forEach(function (p) {
       body.appendChild(row([p.url, p.reachable ? 'reachable' : 'UNREACHABLE', p.lastSuccess ? when(p.lastSuccess) : 'never', p.queueDepth,
         p.sent, p.failedBatches, p.dropped, p.lastError || '']));
+    });
+  }
+
+  // each remote region's freshness: when its registry was last fetched (with the age), and how fetches went
+  function renderRegions(regions) {
+    var body = $('regions-table').tBodies[0];
+    body.replaceChildren();
+    if (!regions.length) { body.appendChild(row(['no remote regions configured'])); return; }
+    regions.forEach(function (r) {
+      body.appendChild(row([r.name, r.url, r.fetchedAt ? r.fetchedAt + ' (' + r.ageSeconds + ' s ago)' : 'never',
+        r.applications, r.instances, r.appsHashCode, r.fullFetches + ' / ' + r.deltaFetches + ' / ' + r.deltaMismatches,
+        r.failures, r.lastError || '']));
     });
   }
 

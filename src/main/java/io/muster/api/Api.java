@@ -3,6 +3,7 @@ package io.muster.api;
 import io.muster.cache.ResponseCache;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
+import io.muster.regions.RemoteRegions;
 
 import java.time.Clock;
 import java.util.function.Supplier;
@@ -16,8 +17,13 @@ public record Api(InstanceRegistry registry, RegistryReads reads, InstanceWrites
 
     public static Api create(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled,
                              Clock clock, StatusReport status, Supplier<String> metrics) {
+        return create(registry, cache, gate, deltaDisabled, RemoteRegions.NONE, clock, status, metrics);
+    }
+
+    public static Api create(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled,
+                             RemoteRegions remote, Clock clock, StatusReport status, Supplier<String> metrics) {
         InstanceWrites writes = new InstanceWrites(registry, clock);
-        return new Api(registry, new RegistryReads(registry, cache, gate, deltaDisabled), writes,
+        return new Api(registry, new RegistryReads(registry, cache, gate, deltaDisabled, remote), writes,
                 new PeerBatches(writes, clock), status, metrics);
     }
 }

@@ -6,6 +6,7 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
@@ -14,7 +15,7 @@ import java.io.InputStream;
 /**
  * {@code /apps}: the full registry, the delta, one app, and registration. The front door hands Jersey the
  * canonical path (no version segment, no trailing slash, no matrix parameters), so each route is written once.
- * The {@code regions} parameter is accepted; only the local region exists.
+ * {@code regions} on the full and delta fetches names remote regions to merge in, as in Eureka.
  */
 @Path("apps")
 public final class ApplicationsResource {
@@ -26,18 +27,22 @@ public final class ApplicationsResource {
     }
 
     @GET
-    public Response all(@HeaderParam(HttpHeaders.ACCEPT) String accept,
+    public Response all(@QueryParam("regions") String regions,
+                        @HeaderParam(HttpHeaders.ACCEPT) String accept,
                         @HeaderParam(EUREKA_ACCEPT) String eurekaAccept,
                         @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding) {
-        return api.reads().fetch(CacheKey.Entity.ALL_APPS, "", accept, eurekaAccept, acceptEncoding).toResponse();
+        return api.reads().fetch(CacheKey.Entity.ALL_APPS, "", regions, accept, eurekaAccept, acceptEncoding)
+                .toResponse();
     }
 
     @GET
     @Path("delta")
-    public Response delta(@HeaderParam(HttpHeaders.ACCEPT) String accept,
+    public Response delta(@QueryParam("regions") String regions,
+                          @HeaderParam(HttpHeaders.ACCEPT) String accept,
                           @HeaderParam(EUREKA_ACCEPT) String eurekaAccept,
                           @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding) {
-        return api.reads().fetch(CacheKey.Entity.DELTA, "", accept, eurekaAccept, acceptEncoding).toResponse();
+        return api.reads().fetch(CacheKey.Entity.DELTA, "", regions, accept, eurekaAccept, acceptEncoding)
+                .toResponse();
     }
 
     @GET

@@ -9,6 +9,7 @@ import io.muster.codec.WireFormat;
 import io.muster.model.InstanceInfo;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
+import io.muster.regions.RemoteRegions;
 
 import java.util.Map;
 import java.util.Optional;
@@ -27,9 +28,12 @@ public final class RegistryReads {
     private final ResponseCache cache;
     private final TrafficGate gate;
     private final boolean deltaDisabled;
+    private final RemoteRegions remote;
 
-    RegistryReads(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled) {
+    RegistryReads(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled,
+                  RemoteRegions remote) {
         this.registry = registry;
+        this.remote = remote;
         this.cache = cache;
         this.gate = gate;
         this.deltaDisabled = deltaDisabled;
@@ -41,7 +45,16 @@ public final class RegistryReads {
      */
     public Reply fetch(CacheKey.Entity entity, String name, String accept, String eurekaAccept,
                        String acceptEncoding) {
-        return fetchAfter(entity, name, accept, eurekaAccept, acceptEncoding, -1);
+        return fetchAfter(entity, name, null, accept, eurekaAccept, acceptEncoding, -1);
+    }
+
+    /**
+     * {@link #fetch}, merged with the remote regions a {@code ?regions=} value names (full and delta only, as in
+     * Eureka; names not configured here are ignored, and none left means the local registry alone).
+     */
+    public Reply fetch(CacheKey.Entity entity, String name, String regions, String accept, String eurekaAccept,
+                       String acceptEncoding) {
+        return fetchAfter(entity, name, regions, accept, eurekaAccept, acceptEncoding, -1);
     }
 
     /**
@@ -49,13 +62,16 @@ public final class RegistryReads {
      * delta answers carry the sequence they reflect in {@value #INDEX_HEADER}, to be passed back as
      * {@code waitForChangeAfter}.
      */
-    public Reply fetchAfter(CacheKey.Entity entity, String name, String accept, String eurekaAccept,
-                            String acceptEncoding, long index) {
+    public Reply fetchAfter(CacheKey.Entity entity, String name, String regions, String accept,
+                            String eurekaAccept, String acceptEncoding, long index) {
         if (!gate.allowsReads() || (entity == CacheKey.Entity.DELTA && deltaDisabled)) {
             return Reply.empty(403);
         }
         String key = entity == CacheKey.Entity.APP ? InstanceWrites.appName(name) : name;
-        CacheKey cacheKey = new CacheKey(entity, key, WireFormat.fromAccept(accept), Detail.fromHeader(eurekaAccept));
+        boolean regional = entity == CacheKey.Entity.ALL_APPS || entity == CacheKey.Entity.DELTA;
+        String regionKey = regional ? String.join(",", remote.requested(regions)) : "";
+        CacheKey cacheKey = new CacheKey(entity, key, WireFormat.fromAccept(accept), Detail.fromHeader(eurekaAccept),
+                regionKey);
         Payload payload = cache.get(cacheKey);
         if (payload.builtFrom() <= index && registry.sequence() > index) {
             payload = cache.current(cacheKey);

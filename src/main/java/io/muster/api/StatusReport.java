@@ -3,6 +3,7 @@ package io.muster.api;
 import io.muster.cache.ResponseCache;
 import io.muster.registry.TrafficGate;
 import io.muster.replication.PeerNode;
+import io.muster.regions.RemoteRegion;
 import io.muster.replication.ReplicaStatus;
 import io.muster.status.StatusSnapshot;
 import io.muster.status.StatusSource;
@@ -11,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -27,10 +29,12 @@ public final class StatusReport {
     private final String dataCenter;
     private final Map<String, Object> settings;
     private final Supplier<ReplicaStatus.Report> replicas;
+    private final Supplier<List<RemoteRegion.Status>> remoteRegions;
 
     /** @param settings the effective configuration, shown on the dashboard (no credentials) */
     public StatusReport(StatusSource source, TrafficGate gate, Clock clock, String environment, String dataCenter,
-                        Map<String, Object> settings, Supplier<ReplicaStatus.Report> replicas) {
+                        Map<String, Object> settings, Supplier<ReplicaStatus.Report> replicas,
+                        Supplier<List<RemoteRegion.Status>> remoteRegions) {
         this.source = source;
         this.gate = gate;
         this.clock = clock;
@@ -39,6 +43,26 @@ public final class StatusReport {
         this.dataCenter = dataCenter;
         this.settings = Map.copyOf(settings);
         this.replicas = replicas;
+        this.remoteRegions = remoteRegions;
+    }
+
+    /** One remote region: where, how fresh (to the millisecond, with the age beside it) and how fetches went. */
+    private static Map<String, Object> region(RemoteRegion.Status r, Instant now) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", r.name());
+        m.put("url", r.url());
+        m.put("fetchedAt", r.fetchedAt() == null ? null
+                : r.fetchedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
+        m.put("ageSeconds", r.fetchedAt() == null ? null : Duration.between(r.fetchedAt(), now).toSeconds());
+        m.put("applications", r.applications());
+        m.put("instances", r.instances());
+        m.put("appsHashCode", r.appsHashCode());
+        m.put("fullFetches", r.fullFetches());
+        m.put("deltaFetches", r.deltaFetches());
+        m.put("deltaMismatches", r.deltaMismatches());
+        m.put("failures", r.failures());
+        m.put("lastError", r.lastError());
+        return m;
     }
 
     /** Eureka's replica view, health verdict and this server's own instance (see ReplicaStatus). */
@@ -94,6 +118,7 @@ public final class StatusReport {
         d.put("responseCache", Map.of("hits", stats.hits(), "misses", stats.misses(), "builds", stats.builds(),
                 "buildMillis", stats.buildNanos() / 1_000_000, "readOnlyEntries", stats.readOnlyEntries()));
         d.put("peers", snapshot.peers().stream().map(StatusReport::peer).toList());
+        d.put("remoteRegions", remoteRegions.get().stream().map(r -> region(r, now)).toList());
         d.put("settings", settings);
         d.put("recentActivity", source.recentActivity().stream().limit(1000).map(a -> Map.of(
                 "at", a.at().toString(), "kind", a.kind(), "app", a.app(), "id", a.id(), "status", a.status()))

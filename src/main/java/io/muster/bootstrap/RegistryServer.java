@@ -9,6 +9,8 @@ import io.muster.eviction.SelfPreservation;
 import io.muster.metrics.MusterMetrics;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
+import io.muster.regions.RemoteRegion;
+import io.muster.regions.RemoteRegions;
 import io.muster.replication.LocalNode;
 import io.muster.replication.PeerCluster;
 import io.muster.replication.ReplicaStatus;
@@ -47,14 +49,19 @@ public final class RegistryServer implements AutoCloseable {
     private final StartupSync startup;
     private final RegistryFile snapshot;
     private final ChangeStreams changes;
+    private final RemoteRegions remoteRegions;
     private Scheduler scheduler;
+    /** The remote-region fetches' own thread: a slow region must not hold up eviction or the cache refresh. */
+    private Scheduler regionScheduler;
 
     /** @param snapshotFile where the registry is saved and restored from, or null when snapshots are off */
     public RegistryServer(ServerConfig config, Clock clock, LocalNode self, Path snapshotFile) {
         this.config = config;
         this.self = self;
         this.registry = new InstanceRegistry(clock, config.delta().retention(), config.limits());
-        this.cache = new ResponseCache(registry, config.responseCache(), clock);
+        this.remoteRegions = config.remoteRegions().urls().isEmpty() ? RemoteRegions.NONE
+                : RemoteRegions.create(config.remoteRegions(), clock);
+        this.cache = new ResponseCache(registry, remoteRegions, config.responseCache(), clock);
         this.selfPreservation = new SelfPreservation(config.selfPreservation(), registry);
         this.evictor = new Evictor(config.eviction(), config.selfPreservation().renewalPercentThreshold(), registry,
                 selfPreservation, clock, new SecureRandom());
@@ -73,12 +80,13 @@ public final class RegistryServer implements AutoCloseable {
                 config.peers().minAvailableForHealthy());
         StatusSource source = new StatusSource(registry, selfPreservation, evictor, cache, peers::statuses, clock);
         StatusReport status = new StatusReport(source, gate, clock, config.environment(), config.dataCenter(),
-                settings(config), replicas::report);
+                settings(config), replicas::report, remoteRegions::statuses);
         this.metrics = new MusterMetrics(registry, source, config.metrics());
         registry.addListener(metrics);
         this.changes = new ChangeStreams(config.changes(), registry::sequence);
         registry.addListener(changes.log());
-        this.api = Api.create(registry, cache, gate, config.delta().disabled(), clock, status, metrics::scrape);
+        this.api = Api.create(registry, cache, gate, config.delta().disabled(), remoteRegions, clock, status,
+                metrics::scrape);
     }
 
     /**
@@ -103,10 +111,26 @@ public final class RegistryServer implements AutoCloseable {
         if (snapshot != null) {
             scheduler.every("registry-snapshot", config.snapshot().interval(), snapshot::save);
         }
+        startRemoteRegions();
         renewSelf();
         scheduler.every("self-registration", Duration.ofSeconds(30), this::renewSelf);
         config.keys().unknown().forEach(k -> LOG.warning("Muster: unknown setting " + k.key() + ": " + k.note()));
         config.keys().noEffect().forEach(k -> LOG.info("Muster: setting " + k.key() + " has " + k.note()));
+    }
+
+    /** Each remote region fetched at once (as Eureka does at start), then every fetch interval. */
+    private void startRemoteRegions() {
+        if (remoteRegions.all().isEmpty()) {
+            return;
+        }
+        regionScheduler = new ThreadScheduler();
+        for (RemoteRegion region : remoteRegions.all()) {
+            Runnable fetch = () -> remoteRegions.refresh(region);
+            regionScheduler.once("remote-region-" + region.name(), fetch);
+            regionScheduler.every("remote-region-" + region.name(), config.remoteRegions().fetchInterval(), fetch);
+            LOG.info("Muster: remote region " + region.name() + " at " + region.displayUrl() + ", fetched every "
+                    + config.remoteRegions().fetchInterval().toSeconds() + " s");
+        }
     }
 
     /**
@@ -160,6 +184,10 @@ public final class RegistryServer implements AutoCloseable {
         if (scheduler != null) {
             scheduler.close();
             scheduler = null;
+        }
+        if (regionScheduler != null) {
+            regionScheduler.close();   // stops the fetch thread; its HTTP connections are the JDK's, per call
+            regionScheduler = null;
         }
         changes.close();
         selfRegistration.cancel();   // queued for the peers; their batchers send it while closing, if they can

@@ -16,13 +16,24 @@ import java.util.zip.GZIPOutputStream;
 public final class Payload {
     private final byte[] bytes;
     private final long builtFrom;
+    private final long remoteGeneration;
     private volatile byte[] gzipped;
     /** Epoch millis of a recent read, to the second: written at most once a second, however many readers. */
     private volatile long lastRead;
 
     Payload(byte[] bytes, long builtFrom) {
+        this(bytes, builtFrom, 0);
+    }
+
+    /** @param remoteGeneration the remote regions' generation read before the payload was built */
+    Payload(byte[] bytes, long builtFrom, long remoteGeneration) {
         this.bytes = bytes;
         this.builtFrom = builtFrom;
+        this.remoteGeneration = remoteGeneration;
+    }
+
+    long remoteGeneration() {
+        return remoteGeneration;
     }
 
     public boolean isEmpty() {

@@ -12,7 +12,7 @@ import io.muster.model.VipKind;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.RegistryChange;
 import io.muster.registry.RegistryListener;
-import io.muster.registry.RegistrySnapshot;
+import io.muster.regions.RemoteRegions;
 
 import java.time.Clock;
 import java.util.Map;
@@ -45,6 +45,7 @@ public final class ResponseCache implements RegistryListener {
      */
     static final long IDLE_SHAPE_MILLIS = 60_000;
     private final InstanceRegistry registry;
+    private final RemoteRegions remote;
     private final Clock clock;
     private final boolean useReadOnly;
     private final LoadingCache<CacheKey, Payload> readWrite;
@@ -59,7 +60,16 @@ public final class ResponseCache implements RegistryListener {
     private final LongAdder buildNanos = new LongAdder();
 
     public ResponseCache(InstanceRegistry registry, ResponseCacheConfig config, Clock clock) {
+        this(registry, RemoteRegions.NONE, config, clock);
+    }
+
+    /**
+     * @param remote the remote regions merged into request shapes that name them (and into single-app reads when
+     *               Eureka's transparent fallback applies); their refreshes make those payloads stale
+     */
+    public ResponseCache(InstanceRegistry registry, RemoteRegions remote, ResponseCacheConfig config, Clock clock) {
         this.registry = registry;
+        this.remote = remote;
         this.clock = clock;
         this.useReadOnly = config.useReadOnlyCache();
         Ticker ticker = new Ticker() {
@@ -134,6 +144,9 @@ public final class ResponseCache implements RegistryListener {
     }
 
     private boolean isStale(CacheKey key, Payload p) {
+        if (dependsOnRemote(key) && p.remoteGeneration() < remote.generation()) {
+            return true;
+        }
         long stamp = switch (key.entity()) {
             case ALL_APPS, DELTA -> everythingStamp;
             default -> stamps.getOrDefault(key.target(), 0L);
@@ -141,20 +154,26 @@ public final class ResponseCache implements RegistryListener {
         return p.builtFrom() < stamp;
     }
 
+    /** Shapes whose content includes remote regions' copies: rebuilt when a region's copy changes. */
+    private boolean dependsOnRemote(CacheKey key) {
+        return !key.regions().isEmpty() || (key.entity() == CacheKey.Entity.APP && remote.fallsBack());
+    }
+
     private Payload build(CacheKey key) {
         misses.increment();
         long t0 = System.nanoTime();
         long sequence = registry.sequence();   // read before the data: a later change makes this payload stale
+        long generation = remote.generation(); // likewise for the remote regions' copies
         byte[] bytes = switch (key.entity()) {
-            case ALL_APPS -> encode(key, registry.views().snapshot());
-            case DELTA -> encode(key, registry.views().delta());
-            case VIP -> encode(key, registry.views().vip(VipKind.VIP, key.name()));
-            case SVIP -> encode(key, registry.views().vip(VipKind.SECURE_VIP, key.name()));
-            case APP -> registry.views().application(key.name())
+            case ALL_APPS -> encode(key, remote.merged(registry.views().snapshot().applications(), key.regionList()));
+            case DELTA -> encode(key, remote.mergedDelta(registry.views().delta().applications(), key.regionList()));
+            case VIP -> encode(key, registry.views().vip(VipKind.VIP, key.name()).applications());
+            case SVIP -> encode(key, registry.views().vip(VipKind.SECURE_VIP, key.name()).applications());
+            case APP -> registry.views().application(key.name()).or(() -> remote.fallback(key.name()))
                     .map(app -> EurekaCodec.encode(key.format(), app, key.detail()))
                     .orElse(new byte[0]);
         };
-        Payload payload = new Payload(bytes, sequence);
+        Payload payload = new Payload(bytes, sequence, generation);
         if (gzipWanted.contains(key) && !payload.isEmpty()) {
             payload.gzipped();
         }
@@ -172,8 +191,8 @@ public final class ResponseCache implements RegistryListener {
         return payload.gzipped();
     }
 
-    private static byte[] encode(CacheKey key, RegistrySnapshot snapshot) {
-        return EurekaCodec.encode(key.format(), snapshot.applications(), key.detail());
+    private static byte[] encode(CacheKey key, io.muster.model.Applications apps) {
+        return EurekaCodec.encode(key.format(), apps, key.detail());
     }
 
     @Override

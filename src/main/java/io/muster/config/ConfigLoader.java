@@ -134,6 +134,7 @@ public final class ConfigLoader {
         ServerConfig.ChangeStreamConfig changes = new ServerConfig.ChangeStreamConfig(
                 integer(2_000, 0, "changes.maxOpen"), millis(15_000, 100, "changes.heartbeatMs"),
                 integer(10_000, 1, "changes.window"), integer(1_000, 1, "changes.queue"));
+        ServerConfig.RemoteRegionConfig remoteRegions = remoteRegions();
         ServerConfig.KeyReport keys = keyReport();
         if ("true".equalsIgnoreCase(strict)) {
             keys.unknown().forEach(n -> problems.add("unknown setting " + n.key() + " (" + n.note()
@@ -143,7 +144,7 @@ public final class ConfigLoader {
             throw new InvalidConfigException(problems);
         }
         return new ServerConfig(eviction, selfPreservation, cache, delta, startup, peers, security, limits, metrics,
-                environment, dataCenter, instance, dashboard, snapshot, changes, keys);
+                environment, dataCenter, instance, dashboard, snapshot, changes, remoteRegions, keys);
     }
 
     private ServerConfig.LimitsConfig limits() {
@@ -178,6 +179,68 @@ public final class ConfigLoader {
                 blankToNull(raw("instance.instanceId")), blankToNull(raw("instance.hostname")),
                 blankToNull(raw("instance.ipAddress")), bool(false, "instance.preferIpAddress"),
                 bool(true, "client.registerWithEureka"));
+    }
+
+    /**
+     * Remote regions under both spellings: Netflix's ({@code eureka.remoteRegionUrlsWithName=us-west;http://…,eu;…},
+     * {@code eureka.remoteRegion.<region>.appWhiteList}, {@code eureka.remoteRegion.global.appWhiteList}) and
+     * Spring's maps ({@code eureka.server.remoteRegionUrlsWithName.<region>=http://…},
+     * {@code eureka.server.remoteRegionAppWhitelist.<region>}). {@code region=url} pairs are accepted beside
+     * Netflix's {@code region;url}. URLs may carry credentials, so they are not shown among the settings in effect.
+     */
+    private ServerConfig.RemoteRegionConfig remoteRegions() {
+        Map<String, String> urls = new LinkedHashMap<>();
+        String urlsKey = "remoteRegionUrlsWithName";
+        for (String pair : list(orDefault(raw(urlsKey), ""))) {
+            int split = firstOf(pair, ';', '=');
+            if (split <= 0 || split == pair.length() - 1) {
+                problems.add(origins.get(urlsKey.toLowerCase(Locale.ROOT))
+                        + " has an entry that is not region;url (or region=url)");
+                continue;
+            }
+            urls.put(pair.substring(0, split).trim().toLowerCase(Locale.ROOT), pair.substring(split + 1).trim());
+        }
+        Map<String, java.util.Set<String>> whitelists = new HashMap<>();
+        String global = raw("remoteRegionAppWhitelist");   // a plain list: the global whitelist
+        if (global != null) {
+            whitelists.put(ServerConfig.RemoteRegionConfig.GLOBAL, appNames(global));
+        }
+        for (String name : values.keySet().stream().sorted().toList()) {
+            String value = values.get(name);
+            if (name.startsWith("remoteregionurlswithname.")) {
+                consulted.add(name);
+                urls.put(name.substring("remoteregionurlswithname.".length()), value.trim());
+            } else if (name.startsWith("remoteregionappwhitelist.")) {
+                consulted.add(name);
+                whitelists.put(name.substring("remoteregionappwhitelist.".length()), appNames(value));
+            } else if (name.matches("remoteregion\\.[^.]+\\.appwhitelist")) {
+                consulted.add(name);
+                whitelists.put(name.split("\\.")[1], appNames(value));
+            }
+        }
+        urls.forEach((region, url) -> checkUrl("remote region " + region + " URL", url));
+        whitelists.forEach((region, apps) -> effective.put("remoteRegionAppWhitelist." + region,
+                String.join(",", new java.util.TreeSet<>(apps))));
+        return new ServerConfig.RemoteRegionConfig(urls,
+                Duration.ofSeconds(integer(30, 1, "remoteRegionRegistryFetchInterval",
+                        "remoteRegion.registryFetchIntervalInSeconds")),
+                millis(2_000, 1, "remoteRegionConnectTimeoutMs"),
+                millis(5_000, 1, "remoteRegionReadTimeoutMs"),
+                whitelists,
+                bool(false, "disableDeltaForRemoteRegions"),
+                bool(false, "disableTransparentFallbackToOtherRegion", "remoteRegion.disable.transparent.fallback"));
+    }
+
+    private static int firstOf(String s, char a, char b) {
+        int i = s.indexOf(a);
+        int j = s.indexOf(b);
+        return i < 0 ? j : j < 0 ? i : Math.min(i, j);
+    }
+
+    private static java.util.Set<String> appNames(String csv) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        list(csv).forEach(n -> names.add(n.toUpperCase(Locale.ROOT)));
+        return names;
     }
 
     private String dashboardPath() {

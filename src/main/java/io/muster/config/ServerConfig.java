@@ -11,7 +11,8 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
                            ResponseCacheConfig responseCache, DeltaConfig delta, StartupConfig startup,
                            PeerConfig peers, SecurityConfig security, LimitsConfig limits, MetricsConfig metrics,
                            String environment, String dataCenter, InstanceConfig instance, DashboardConfig dashboard,
-                           SnapshotConfig snapshot, ChangeStreamConfig changes, KeyReport keys) {
+                           SnapshotConfig snapshot, ChangeStreamConfig changes, RemoteRegionConfig remoteRegions,
+                           KeyReport keys) {
 
     /**
      * The registry file written on shutdown and every {@code interval}, restored at start when no peer answers.
@@ -87,6 +88,30 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
      */
     public record InstanceConfig(String appName, String instanceId, String hostName, String ipAddress,
                                  boolean preferIpAddress, boolean registerWithPeers) {
+    }
+
+    /**
+     * Remote regions, as Netflix's server reads them: each region's registry URL (region names lower-cased, as
+     * {@code ?regions=} is), how often and how patiently each is fetched, which apps are taken from it
+     * ({@code whitelists}: by region, with {@code "global"} for regions without their own; an absent entry takes
+     * every app; names upper-cased like app names), whether deltas are fetched at all, and whether a read of an app
+     * unknown here falls back to the remote regions.
+     */
+    public record RemoteRegionConfig(Map<String, String> urls, Duration fetchInterval, Duration connectTimeout,
+                                     Duration readTimeout, Map<String, java.util.Set<String>> whitelists,
+                                     boolean disableDelta, boolean disableTransparentFallback) {
+        public static final String GLOBAL = "global";
+
+        public RemoteRegionConfig {
+            urls = Collections.unmodifiableMap(new LinkedHashMap<>(urls));
+            whitelists = Map.copyOf(whitelists);
+        }
+
+        /** Eureka's rule: the region's own list, else the global one, else every app. */
+        public boolean admits(String region, String app) {
+            java.util.Set<String> list = whitelists.getOrDefault(region, whitelists.get(GLOBAL));
+            return list == null || list.contains(app);
+        }
     }
 
     /** Spring Cloud's {@code eureka.dashboard.enabled} and {@code eureka.dashboard.path}. */

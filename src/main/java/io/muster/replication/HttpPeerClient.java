@@ -19,8 +19,9 @@ import java.util.zip.GZIPInputStream;
 /**
  * Replication and sync calls over {@link HttpURLConnection}: blocking calls suit one worker thread per peer, and
  * it starts no threads of its own that would outlive an undeploy. Sends the peer's credentials as HTTP Basic.
+ * Public for the remote-region fetcher, which reads another region's registry the way a sync reads a peer's.
  */
-final class HttpPeerClient implements PeerClient {
+public final class HttpPeerClient implements PeerClient {
     private static final int MAX_RESPONSE = 64 << 20;
 
     private final PeerUrl peer;
@@ -28,7 +29,7 @@ final class HttpPeerClient implements PeerClient {
     private final Duration readTimeout;
     private final Clock clock;
 
-    HttpPeerClient(PeerUrl peer, Duration connectTimeout, Duration readTimeout, Clock clock) {
+    public HttpPeerClient(PeerUrl peer, Duration connectTimeout, Duration readTimeout, Clock clock) {
         this.peer = peer;
         this.connectTimeout = connectTimeout;
         this.readTimeout = readTimeout;
@@ -50,7 +51,16 @@ final class HttpPeerClient implements PeerClient {
 
     @Override
     public Applications fetchRegistry() throws IOException {
-        HttpURLConnection c = open("apps/", "GET");
+        return fetch("apps/");
+    }
+
+    /** The peer's delta; a {@link PeerClient.StatusException} when it answers otherwise than 2xx. */
+    public Applications fetchDelta() throws IOException {
+        return fetch("apps/delta");
+    }
+
+    private Applications fetch(String path) throws IOException {
+        HttpURLConnection c = open(path, "GET");
         c.setRequestProperty("Accept-Encoding", "gzip");
         return EurekaCodec.decodeApplications(WireFormat.JSON, read(c), clock.millis());
     }

@@ -32,19 +32,19 @@ final class FastPaths {
                     req.getHeader("Content-Encoding"), Origins.of(req.getHeader(Origins.REPLICATION_HEADER)));
             case CANCEL -> api.writes().cancel(route.app(), route.id(),
                     Origins.of(req.getHeader(Origins.REPLICATION_HEADER)));
-            case FULL_REGISTRY -> fetch(CacheKey.Entity.ALL_APPS, "", req);
-            case DELTA -> fetch(CacheKey.Entity.DELTA, "", req);
-            case APP -> fetch(CacheKey.Entity.APP, route.app(), req);
-            case VIP -> fetch(CacheKey.Entity.VIP, route.name(), req);
-            case SECURE_VIP -> fetch(CacheKey.Entity.SVIP, route.name(), req);
+            case FULL_REGISTRY -> fetch(CacheKey.Entity.ALL_APPS, "", req.getParameter("regions"), req);
+            case DELTA -> fetch(CacheKey.Entity.DELTA, "", req.getParameter("regions"), req);
+            case APP -> fetch(CacheKey.Entity.APP, route.app(), null, req);
+            case VIP -> fetch(CacheKey.Entity.VIP, route.name(), null, req);
+            case SECURE_VIP -> fetch(CacheKey.Entity.SVIP, route.name(), null, req);
             case INSTANCE -> api.reads().instance(route.app(), route.id(), req.getHeader("Accept"));
             case INSTANCE_BY_ID -> api.reads().instanceById(route.id(), req.getHeader("Accept"));
             default -> null;
         };
     }
 
-    private Reply fetch(CacheKey.Entity entity, String name, HttpServletRequest req) {
-        return api.reads().fetch(entity, name, req.getHeader("Accept"), req.getHeader(EUREKA_ACCEPT),
+    private Reply fetch(CacheKey.Entity entity, String name, String regions, HttpServletRequest req) {
+        return api.reads().fetch(entity, name, regions, req.getHeader("Accept"), req.getHeader(EUREKA_ACCEPT),
                 req.getHeader("Accept-Encoding"));
     }
 }

@@ -125,9 +125,11 @@ public final class FrontDoor implements Filter {
         String accept = req.getHeader("Accept");
         String eurekaAccept = req.getHeader("X-Eureka-Accept");
         String encoding = req.getHeader("Accept-Encoding");
+        String regions = req.getParameter("regions");
         boolean head = "HEAD".equals(method);
         changes.waitForChange(req, rsp, index, timeout, () -> {
-            Reply r = api.reads().fetchAfter(entity, "", accept, eurekaAccept, encoding, index);
+            Reply r = api.reads().fetchAfter(entity, "", regions, accept, eurekaAccept, encoding,
+                    index);
             return head ? r.withoutBody() : r;
         });
     }

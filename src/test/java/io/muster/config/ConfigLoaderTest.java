@@ -128,4 +128,29 @@ class ConfigLoaderTest {
         assertThat(ConfigLoader.load(List.of(Map.of("spring.application.name", "a",
                 "eureka.instance.appname", "b"))).instance().appName()).as("Spring: appname wins").isEqualTo("B");
     }
+
+    @Test
+    void remoteRegionsInNetflixAndSpringSpellingsAreKnownKeys() {
+        ServerConfig c = ConfigLoader.load(List.of(Map.of(
+                "eureka.remoteRegionUrlsWithName", "US-West;http://w:8761/eureka/,eu=http://e:8761/eureka/",
+                "eureka.server.remoteRegionUrlsWithName.ap", "http://a:8761/eureka/",
+                "eureka.remoteRegion.global.appWhiteList", "shop",
+                "eureka.server.remoteRegionAppWhitelist.eu", "MAIL, cart",
+                "eureka.remoteRegion.registryFetchIntervalInSeconds", "10",
+                "eureka.server.remoteRegionReadTimeoutMs", "700",
+                "eureka.remoteRegion.disable.transparent.fallback", "true")));
+        ServerConfig.RemoteRegionConfig r = c.remoteRegions();
+        assertThat(r.urls()).containsOnlyKeys("us-west", "eu", "ap");
+        assertThat(r.urls().get("us-west")).isEqualTo("http://w:8761/eureka/");
+        assertThat(r.fetchInterval()).isEqualTo(java.time.Duration.ofSeconds(10));
+        assertThat(r.readTimeout()).isEqualTo(java.time.Duration.ofMillis(700));
+        assertThat(r.connectTimeout()).isEqualTo(java.time.Duration.ofMillis(2000));
+        assertThat(r.disableTransparentFallback()).isTrue();
+        assertThat(r.admits("eu", "CART")).isTrue();
+        assertThat(r.admits("eu", "SHOP")).isFalse();
+        assertThat(r.admits("us-west", "SHOP")).as("the global list").isTrue();
+        assertThat(r.admits("us-west", "MAIL")).isFalse();
+        assertThat(c.keys().unknown()).isEmpty();
+        assertThat(ConfigLoader.load(List.of()).remoteRegions().admits("x", "ANY")).isTrue();
+    }
 }

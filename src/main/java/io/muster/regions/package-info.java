@@ -1,0 +1,7 @@
+/**
+ * Remote regions, as Netflix's server has them: each region's registry copied periodically from its URL (a full
+ * fetch, then deltas checked against the region's hash), and the local registry merged with the copies a client
+ * asks for with {@code ?regions=}. May import {@code model}, {@code codec}, {@code config} and {@code replication}
+ * (its HTTP client).
+ */
+package io.muster.regions;
