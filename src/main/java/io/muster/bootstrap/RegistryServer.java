@@ -9,6 +9,7 @@ import io.muster.eviction.SelfPreservation;
 import io.muster.metrics.MusterMetrics;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
+import io.muster.replication.ClusterChecker;
 import io.muster.replication.LocalNode;
 import io.muster.replication.PeerCluster;
 import io.muster.replication.ReplicaStatus;
@@ -47,6 +48,7 @@ public final class RegistryServer implements AutoCloseable {
     private final StartupSync startup;
     private final RegistryFile snapshot;
     private final ChangeStreams changes;
+    private final ClusterChecker checker;
     private Scheduler scheduler;
 
     /** @param snapshotFile where the registry is saved and restored from, or null when snapshots are off */
@@ -63,6 +65,9 @@ public final class RegistryServer implements AutoCloseable {
         registry.addListener(cache);
         registry.addListener(selfPreservation);
         registry.addListener(peers);
+        this.checker = new ClusterChecker(registry, peers, clock, config.clusterCheck().repairGrace(),
+                config.delta().retention());
+        registry.addListener(checker);
         this.selfRegistration = new SelfRegistration(config.instance(), self, registry, clock, self.contextPath());
         this.snapshot = snapshotFile == null ? null
                 : new RegistryFile(snapshotFile, snapshotNode(self), registry, clock);
@@ -78,7 +83,8 @@ public final class RegistryServer implements AutoCloseable {
         registry.addListener(metrics);
         this.changes = new ChangeStreams(config.changes(), registry::sequence);
         registry.addListener(changes.log());
-        this.api = Api.create(registry, cache, gate, config.delta().disabled(), clock, status, metrics::scrape);
+        this.api = Api.create(registry, cache, gate, config.delta().disabled(), clock, status, metrics::scrape,
+                checker::digest);
     }
 
     /**
@@ -99,6 +105,9 @@ public final class RegistryServer implements AutoCloseable {
                 selfPreservation::updateThreshold);
         if (peers.isConfigured()) {
             scheduler.every("peer-refresh", config.peers().updateInterval(), startup::refreshPeers);
+        }
+        if (peers.isConfigured() && config.clusterCheck().enabled()) {
+            scheduler.every("cluster-check", config.clusterCheck().interval(), checker::run);
         }
         if (snapshot != null) {
             scheduler.every("registry-snapshot", config.snapshot().interval(), snapshot::save);

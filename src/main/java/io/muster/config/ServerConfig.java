@@ -11,7 +11,8 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
                            ResponseCacheConfig responseCache, DeltaConfig delta, StartupConfig startup,
                            PeerConfig peers, SecurityConfig security, LimitsConfig limits, MetricsConfig metrics,
                            String environment, String dataCenter, InstanceConfig instance, DashboardConfig dashboard,
-                           SnapshotConfig snapshot, ChangeStreamConfig changes, KeyReport keys) {
+                           SnapshotConfig snapshot, ChangeStreamConfig changes, ClusterCheckConfig clusterCheck,
+                           KeyReport keys) {
 
     /**
      * The registry file written on shutdown and every {@code interval}, restored at start when no peer answers.
@@ -25,6 +26,13 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
      * together, a heartbeat comment every {@code heartbeat}, the last {@code window} changes kept for
      * {@code Last-Event-ID} resumes, at most {@code queue} events waiting for one slow client before it is dropped.
      */
+    /**
+     * The cluster check: every {@code interval} each peer's registry is compared with this node's; a difference
+     * that lasts {@code repairGrace} (longer than replication takes) is repaired.
+     */
+    public record ClusterCheckConfig(boolean enabled, Duration interval, Duration repairGrace) {
+    }
+
     public record ChangeStreamConfig(int maxOpen, Duration heartbeat, int window, int queue) {
     }
 

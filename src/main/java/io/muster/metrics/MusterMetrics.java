@@ -52,6 +52,9 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
     private final MultiGauge peerFailed;
     private final MultiGauge peerDropped;
     private final MultiGauge peerReachable;
+    private final MultiGauge replicaDifferences;
+    private final MultiGauge replicaRepairs;
+    private final MultiGauge replicationLag;
     private final Object scrapeLock = new Object();
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final int maxAppLabels;
@@ -104,6 +107,15 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
         peerDropped = MultiGauge.builder("muster_replication_dropped").description("tasks given up, per peer")
                 .register(prometheus);
         peerReachable = MultiGauge.builder("muster_replication_peer_reachable").register(prometheus);
+        replicaDifferences = MultiGauge.builder("muster_replica_differences")
+                .description("instances on which this node and the peer disagree, at the last cluster check")
+                .register(prometheus);
+        // a gauge over the checker's counter: the check state lives on the peer and is read at scrape time
+        replicaRepairs = MultiGauge.builder("muster_replica_repairs_total")
+                .description("differences repaired by the cluster check, per peer").register(prometheus);
+        replicationLag = MultiGauge.builder("muster_replication_lag_seconds")
+                .description("enqueue to acknowledgement over the last minute (NaN: nothing delivered)")
+                .register(prometheus);
     }
 
     @Override
@@ -195,6 +207,14 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
         peerFailed.register(rows(all, PeerNode.Status::failedBatches), true);
         peerDropped.register(rows(all, PeerNode.Status::dropped), true);
         peerReachable.register(rows(all, p -> p.reachable() ? 1 : 0), true);
+        replicaDifferences.register(rows(all, p -> p.check().differences()), true);
+        replicaRepairs.register(rows(all, p -> p.check().repairs()), true);
+        List<MultiGauge.Row<?>> lag = new ArrayList<>();
+        for (PeerNode.Status p : all) {
+            lag.add(MultiGauge.Row.of(Tags.of("peer", p.url(), "quantile", "0.5"), p.lagP50Seconds()));
+            lag.add(MultiGauge.Row.of(Tags.of("peer", p.url(), "quantile", "0.99"), p.lagP99Seconds()));
+        }
+        replicationLag.register(lag, true);
     }
 
     private static List<MultiGauge.Row<?>> rows(List<PeerNode.Status> all,
