@@ -159,7 +159,7 @@
     if (!peers.length) { body.appendChild(row(['no peers configured: this node runs alone'])); return; }
     peers.forEach(function (p) {
       body.appendChild(row([p.url, p.reachable ? 'reachable' : 'UNREACHABLE', p.lastSuccess ? when(p.lastSuccess) : 'never', p.queueDepth,
-        p.sent, p.failedBatches, p.dropped, p.lastError || '']));
+        p.sent, p.failedBatches, p.dropped, lag(p), sync(p.sync), p.lastError || '']));
     });
   }
 
@@ -173,6 +173,17 @@
         r.applications, r.instances, r.appsHashCode, r.fullFetches + ' / ' + r.deltaFetches + ' / ' + r.deltaMismatches,
         r.failures, r.lastError || '']));
     });
+  }
+
+  function lag(p) {
+    if (p.lagP50Seconds === null || p.lagP50Seconds === undefined) { return 'none in the last minute'; }
+    return Math.round(p.lagP50Seconds * 1000) + ' ms / ' + Math.round(p.lagP99Seconds * 1000) + ' ms';
+  }
+
+  function sync(c) {
+    if (!c) { return ''; }
+    var text = c.summary + (c.repairs ? ' (' + c.repairs + ' repaired)' : '');
+    return c.note ? text + '; ' + c.note : text;
   }
 
   function matches(app, q) {

@@ -4,26 +4,23 @@ import io.muster.cache.ResponseCache;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
 import io.muster.regions.RemoteRegions;
+import io.muster.replication.PeerDigest;
 
 import java.time.Clock;
 import java.util.function.Supplier;
 
 /**
  * The Eureka API's rules, built once by the composition root and shared by both roads a request can take (the
- * front door's fast paths and the JAX-RS resources), plus what the operations endpoints read.
+ * front door's fast paths and the JAX-RS resources), plus what the operations endpoints read (and the cluster digest peers read).
  */
 public record Api(InstanceRegistry registry, RegistryReads reads, InstanceWrites writes, PeerBatches batches,
-                  StatusReport status, Supplier<String> metrics) {
+                  StatusReport status, Supplier<String> metrics, Supplier<PeerDigest> digest) {
 
     public static Api create(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled,
-                             Clock clock, StatusReport status, Supplier<String> metrics) {
-        return create(registry, cache, gate, deltaDisabled, RemoteRegions.NONE, clock, status, metrics);
-    }
-
-    public static Api create(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled,
-                             RemoteRegions remote, Clock clock, StatusReport status, Supplier<String> metrics) {
+                             RemoteRegions remote, Clock clock, StatusReport status, Supplier<String> metrics,
+                             Supplier<PeerDigest> digest) {
         InstanceWrites writes = new InstanceWrites(registry, clock);
         return new Api(registry, new RegistryReads(registry, cache, gate, deltaDisabled, remote), writes,
-                new PeerBatches(writes, clock), status, metrics);
+                new PeerBatches(writes, clock), status, metrics, digest);
     }
 }

@@ -2,6 +2,7 @@ package io.muster.api;
 
 import io.muster.cache.ResponseCache;
 import io.muster.registry.TrafficGate;
+import io.muster.replication.PeerCheck;
 import io.muster.replication.PeerNode;
 import io.muster.regions.RemoteRegion;
 import io.muster.replication.ReplicaStatus;
@@ -141,6 +142,18 @@ public final class StatusReport {
         m.put("dropped", p.dropped());
         m.put("expired", p.expired());
         m.put("lastError", p.lastError());
+        m.put("lagP50Seconds", Double.isNaN(p.lagP50Seconds()) ? null : p.lagP50Seconds());
+        m.put("lagP99Seconds", Double.isNaN(p.lagP99Seconds()) ? null : p.lagP99Seconds());
+        PeerCheck.Report c = p.check();
+        Map<String, Object> check = new LinkedHashMap<>();
+        check.put("summary", c.summary());
+        check.put("checkedAt", c.checkedAt() == null ? null : c.checkedAt().toString());
+        check.put("differences", c.differences());
+        check.put("longestSeconds", c.longestSeconds());
+        check.put("repairs", c.repairs());
+        check.put("note", c.note());
+        check.put("sample", c.sample());
+        m.put("sync", check);
         return m;
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.jakarta.rs.json.JacksonJsonProvider;
 import io.muster.api.Api;
 import io.muster.api.ApplicationsResource;
+import io.muster.api.ClusterResource;
 import io.muster.api.ErrorMapper;
 import io.muster.api.InstanceResource;
 import io.muster.api.InstancesResource;
@@ -38,6 +39,7 @@ final class JaxRsApplication {
         List<Object> resources = List.of(new ApplicationsResource(api), new InstanceResource(api),
                 new InstancesResource(api), new VipResource(api), new StatusResource(api),
                 new PeerReplicationResource(api), new ServerInfoResource(api), new OperationsResource(api),
+                new ClusterResource(api),
                 new AdminResource(api, clock), new DashboardResource(context));
         // Resources registered as classes, each bound to the one instance built here: registering the instances
         // themselves works too, but Jersey then logs "registered in SERVER runtime does not implement any provider

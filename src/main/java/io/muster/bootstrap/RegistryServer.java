@@ -11,6 +11,7 @@ import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
 import io.muster.regions.RemoteRegion;
 import io.muster.regions.RemoteRegions;
+import io.muster.replication.ClusterChecker;
 import io.muster.replication.LocalNode;
 import io.muster.replication.PeerCluster;
 import io.muster.replication.ReplicaStatus;
@@ -50,6 +51,7 @@ public final class RegistryServer implements AutoCloseable {
     private final RegistryFile snapshot;
     private final ChangeStreams changes;
     private final RemoteRegions remoteRegions;
+    private final ClusterChecker checker;
     private Scheduler scheduler;
     /** The remote-region fetches' own thread: a slow region must not hold up eviction or the cache refresh. */
     private Scheduler regionScheduler;
@@ -70,6 +72,9 @@ public final class RegistryServer implements AutoCloseable {
         registry.addListener(cache);
         registry.addListener(selfPreservation);
         registry.addListener(peers);
+        this.checker = new ClusterChecker(registry, peers, clock, config.clusterCheck().repairGrace(),
+                config.delta().retention());
+        registry.addListener(checker);
         this.selfRegistration = new SelfRegistration(config.instance(), self, registry, clock, self.contextPath());
         this.snapshot = snapshotFile == null ? null
                 : new RegistryFile(snapshotFile, snapshotNode(self), registry, clock);
@@ -86,7 +91,7 @@ public final class RegistryServer implements AutoCloseable {
         this.changes = new ChangeStreams(config.changes(), registry::sequence);
         registry.addListener(changes.log());
         this.api = Api.create(registry, cache, gate, config.delta().disabled(), remoteRegions, clock, status,
-                metrics::scrape);
+                metrics::scrape, checker::digest);
     }
 
     /**
@@ -107,6 +112,9 @@ public final class RegistryServer implements AutoCloseable {
                 selfPreservation::updateThreshold);
         if (peers.isConfigured()) {
             scheduler.every("peer-refresh", config.peers().updateInterval(), startup::refreshPeers);
+        }
+        if (peers.isConfigured() && config.clusterCheck().enabled()) {
+            scheduler.every("cluster-check", config.clusterCheck().interval(), checker::run);
         }
         if (snapshot != null) {
             scheduler.every("registry-snapshot", config.snapshot().interval(), snapshot::save);

@@ -135,6 +135,9 @@ public final class ConfigLoader {
                 integer(2_000, 0, "changes.maxOpen"), millis(15_000, 100, "changes.heartbeatMs"),
                 integer(10_000, 1, "changes.window"), integer(1_000, 1, "changes.queue"));
         ServerConfig.RemoteRegionConfig remoteRegions = remoteRegions();
+        ServerConfig.ClusterCheckConfig clusterCheck = new ServerConfig.ClusterCheckConfig(
+                bool(true, "clusterCheck.enabled"), millis(30_000, 100, "clusterCheck.intervalMs"),
+                millis(60_000, 0, "clusterCheck.repairGraceMs"));
         ServerConfig.KeyReport keys = keyReport();
         if ("true".equalsIgnoreCase(strict)) {
             keys.unknown().forEach(n -> problems.add("unknown setting " + n.key() + " (" + n.note()
@@ -144,7 +147,7 @@ public final class ConfigLoader {
             throw new InvalidConfigException(problems);
         }
         return new ServerConfig(eviction, selfPreservation, cache, delta, startup, peers, security, limits, metrics,
-                environment, dataCenter, instance, dashboard, snapshot, changes, remoteRegions, keys);
+                environment, dataCenter, instance, dashboard, snapshot, changes, remoteRegions, clusterCheck, keys);
     }
 
     private ServerConfig.LimitsConfig limits() {

@@ -12,6 +12,7 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
                            PeerConfig peers, SecurityConfig security, LimitsConfig limits, MetricsConfig metrics,
                            String environment, String dataCenter, InstanceConfig instance, DashboardConfig dashboard,
                            SnapshotConfig snapshot, ChangeStreamConfig changes, RemoteRegionConfig remoteRegions,
+                           ClusterCheckConfig clusterCheck,
                            KeyReport keys) {
 
     /**
@@ -26,6 +27,13 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
      * together, a heartbeat comment every {@code heartbeat}, the last {@code window} changes kept for
      * {@code Last-Event-ID} resumes, at most {@code queue} events waiting for one slow client before it is dropped.
      */
+    /**
+     * The cluster check: every {@code interval} each peer's registry is compared with this node's; a difference
+     * that lasts {@code repairGrace} (longer than replication takes) is repaired.
+     */
+    public record ClusterCheckConfig(boolean enabled, Duration interval, Duration repairGrace) {
+    }
+
     public record ChangeStreamConfig(int maxOpen, Duration heartbeat, int window, int queue) {
     }
 

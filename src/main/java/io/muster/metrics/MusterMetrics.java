@@ -52,6 +52,10 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
     private final MultiGauge peerFailed;
     private final MultiGauge peerDropped;
     private final MultiGauge peerReachable;
+    private final MultiGauge replicaDifferences;
+    /** Per peer URL; a counter (so Prometheus sees _total), fed from the checker's count at each scrape. */
+    private final Map<String, java.util.concurrent.atomic.AtomicLong> replicaRepairs = new ConcurrentHashMap<>();
+    private final MultiGauge replicationLag;
     private final Object scrapeLock = new Object();
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final int maxAppLabels;
@@ -104,6 +108,12 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
         peerDropped = MultiGauge.builder("muster_replication_dropped").description("tasks given up, per peer")
                 .register(prometheus);
         peerReachable = MultiGauge.builder("muster_replication_peer_reachable").register(prometheus);
+        replicaDifferences = MultiGauge.builder("muster_replica_differences")
+                .description("instances on which this node and the peer disagree, at the last cluster check")
+                .register(prometheus);
+        replicationLag = MultiGauge.builder("muster_replication_lag_seconds")
+                .description("enqueue to acknowledgement over the last minute (NaN: nothing delivered)")
+                .register(prometheus);
     }
 
     @Override
@@ -195,6 +205,23 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
         peerFailed.register(rows(all, PeerNode.Status::failedBatches), true);
         peerDropped.register(rows(all, PeerNode.Status::dropped), true);
         peerReachable.register(rows(all, p -> p.reachable() ? 1 : 0), true);
+        replicaDifferences.register(rows(all, p -> p.check().differences()), true);
+        for (PeerNode.Status p : all) {
+            replicaRepairs.computeIfAbsent(p.url(), url -> {
+                java.util.concurrent.atomic.AtomicLong n = new java.util.concurrent.atomic.AtomicLong();
+                io.micrometer.core.instrument.FunctionCounter.builder("muster_replica_repairs", n,
+                                java.util.concurrent.atomic.AtomicLong::get)
+                        .description("differences repaired by the cluster check, per peer")
+                        .tags("peer", url).register(prometheus);
+                return n;
+            }).set(p.check().repairs());
+        }
+        List<MultiGauge.Row<?>> lag = new ArrayList<>();
+        for (PeerNode.Status p : all) {
+            lag.add(MultiGauge.Row.of(Tags.of("peer", p.url(), "quantile", "0.5"), p.lagP50Seconds()));
+            lag.add(MultiGauge.Row.of(Tags.of("peer", p.url(), "quantile", "0.99"), p.lagP99Seconds()));
+        }
+        replicationLag.register(lag, true);
     }
 
     private static List<MultiGauge.Row<?>> rows(List<PeerNode.Status> all,

@@ -7,7 +7,12 @@ import io.muster.model.Applications;
 import io.muster.model.ReplicationItem;
 import io.muster.model.ReplicationResult;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import java.io.IOException;
+import java.util.Map;
+import java.util.TreeMap;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
@@ -23,6 +28,7 @@ import java.util.zip.GZIPInputStream;
  */
 public final class HttpPeerClient implements PeerClient {
     private static final int MAX_RESPONSE = 64 << 20;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final PeerUrl peer;
     private final Duration connectTimeout;
@@ -63,6 +69,24 @@ public final class HttpPeerClient implements PeerClient {
         HttpURLConnection c = open(path, "GET");
         c.setRequestProperty("Accept-Encoding", "gzip");
         return EurekaCodec.decodeApplications(WireFormat.JSON, read(c), clock.millis());
+    }
+
+    @Override
+    public PeerDigest fetchDigest() throws IOException {
+        HttpURLConnection c = open("api/cluster/digest", "GET");
+        try {
+            JsonNode body = JSON.readTree(read(c));
+            Map<String, String> apps = new TreeMap<>();
+            body.path("apps").fields().forEachRemaining(e -> apps.put(e.getKey(), e.getValue().asText()));
+            Map<String, Long> cancelled = new TreeMap<>();
+            body.path("cancelled").fields().forEachRemaining(e -> cancelled.put(e.getKey(), e.getValue().asLong()));
+            return new PeerDigest(apps, cancelled);
+        } catch (StatusException e) {
+            if (e.status == 404) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     private HttpURLConnection open(String path, String method) throws IOException {

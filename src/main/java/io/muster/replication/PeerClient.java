@@ -22,4 +22,7 @@ interface PeerClient {
     List<ReplicationResult> sendBatch(List<ReplicationItem> items) throws IOException;
 
     Applications fetchRegistry() throws IOException;
+
+    /** Muster's digest; null when the peer has none (404: a stock Eureka server). */
+    PeerDigest fetchDigest() throws IOException;
 }

@@ -39,6 +39,7 @@ public final class PeerNode implements AutoCloseable {
     private volatile Instant lastSuccess;
     private volatile String lastError;
     private volatile boolean reachable = true;
+    private final PeerCheck check = new PeerCheck();
 
     /** @param workerThread false when the owner runs the batches itself ({@link #runDueBatch}) */
     PeerNode(PeerUrl url, PeerClient client, InstanceRegistry registry, Clock clock, ReplicationSettings settings,
@@ -66,6 +67,20 @@ public final class PeerNode implements AutoCloseable {
 
     void enqueue(ReplicationTask task) {
         batcher.offer(task);
+    }
+
+    /** A repair found by the cluster check: our copy goes to the peer as a replicated registration. */
+    void repairRegister(InstanceInfo instance) {
+        batcher.offer(new ReplicationTask.Register(instance, clock.instant().plus(registerTtl)));
+    }
+
+    /** A repair found by the cluster check: the peer missed a cancellation. */
+    void repairCancel(String app, String id) {
+        batcher.offer(new ReplicationTask.Cancel(app, id, clock.instant().plus(registerTtl)));
+    }
+
+    PeerCheck check() {
+        return check;
     }
 
     boolean runDueBatch() throws InterruptedException {
@@ -140,13 +155,14 @@ public final class PeerNode implements AutoCloseable {
 
     /** What the status document and metrics show for this peer. */
     public record Status(String url, boolean reachable, Instant lastSuccess, int queueDepth, long sent,
-                         long batches, long failedBatches, long dropped, long expired, String lastError) {
+                         long batches, long failedBatches, long dropped, long expired, String lastError,
+                         double lagP50Seconds, double lagP99Seconds, PeerCheck.Report check) {
     }
 
     public Status status() {
         return new Status(url.toString(), reachable, lastSuccess, batcher.queueDepth(), batcher.sent.sum(),
                 batcher.batches.sum(), batcher.failedBatches.sum(), batcher.dropped.sum(), batcher.expired.sum(),
-                lastError);
+                lastError, batcher.lag.quantileSeconds(0.5), batcher.lag.quantileSeconds(0.99), check.report());
     }
 
     @Override

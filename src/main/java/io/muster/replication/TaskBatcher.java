@@ -53,6 +53,8 @@ final class TaskBatcher implements AutoCloseable {
     final LongAdder failedBatches = new LongAdder();
     final LongAdder dropped = new LongAdder();
     final LongAdder expired = new LongAdder();
+    /** Enqueue to acknowledgement of each delivered task; a retried task keeps its first enqueue time. */
+    final LagWindow lag;
 
     TaskBatcher(String name, int maxPending, int batchSize, Duration delay, Clock clock, Sleeper sleeper,
                 Function<List<ReplicationTask>, Outcome> processor) {
@@ -63,6 +65,7 @@ final class TaskBatcher implements AutoCloseable {
         this.clock = clock;
         this.sleeper = sleeper;
         this.processor = processor;
+        this.lag = new LagWindow(clock);
     }
 
     /** Starts the worker thread that sends batches as they fall due. */
@@ -110,7 +113,7 @@ final class TaskBatcher implements AutoCloseable {
      * that throws counts as a failed batch: a bug in one batch must not end replication to this peer.
      */
     boolean runOnce() throws InterruptedException {
-        List<ReplicationTask> batch = takeDue();
+        List<Pending> batch = takeDue();
         if (batch == null) {
             return false;
         }
@@ -119,7 +122,7 @@ final class TaskBatcher implements AutoCloseable {
         }
         Outcome outcome;
         try {
-            outcome = processor.apply(batch);
+            outcome = processor.apply(batch.stream().map(Pending::task).toList());
         } catch (RuntimeException e) {
             failedBatches.increment();
             return true;
@@ -129,6 +132,8 @@ final class TaskBatcher implements AutoCloseable {
             case SUCCESS -> {
                 sent.add(batch.size());
                 consecutiveFailures = 0;
+                Instant acknowledged = clock.instant();
+                batch.forEach(p -> lag.record(Duration.between(p.enqueued, acknowledged)));
             }
             case CONGESTION -> retryLater(batch, CONGESTION_BACKOFF);
             case TRANSIENT_FAILURE -> retryLater(batch, NETWORK_BACKOFF);
@@ -181,7 +186,7 @@ final class TaskBatcher implements AutoCloseable {
     }
 
     /** The due tasks that have not expired, or null when no batch is due. */
-    private List<ReplicationTask> takeDue() {
+    private List<Pending> takeDue() {
         List<Pending> taken = new ArrayList<>();
         lock.lock();
         try {
@@ -196,27 +201,27 @@ final class TaskBatcher implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        List<ReplicationTask> batch = new ArrayList<>(taken.size());
+        List<Pending> batch = new ArrayList<>(taken.size());
         Instant now = clock.instant();
         for (Pending p : taken) {
             if (p.task.expiresAt().isBefore(now)) {
                 expired.increment();
             } else {
-                batch.add(p.task);
+                batch.add(p);
             }
         }
         return batch;
     }
 
     /** Puts the batch back unless newer tasks for the same keys arrived meanwhile, then backs off. */
-    private void retryLater(List<ReplicationTask> batch, Duration base) throws InterruptedException {
+    private void retryLater(List<Pending> batch, Duration base) throws InterruptedException {
         failedBatches.increment();
         lock.lock();
         try {
-            Instant now = clock.instant();
-            for (ReplicationTask t : batch) {
-                if (!pending.containsKey(t.key()) && pending.size() < maxPending) {
-                    pending.put(t.key(), new Pending(t, now));
+            // the first enqueue time is kept: the lag a peer outage causes is what the lag figures are for
+            for (Pending p : batch) {
+                if (!pending.containsKey(p.task.key()) && pending.size() < maxPending) {
+                    pending.put(p.task.key(), p);
                 }
             }
         } finally {

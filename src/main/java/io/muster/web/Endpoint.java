@@ -35,6 +35,8 @@ public enum Endpoint {
     DASHBOARD_STATUS(CLIENT, "dashboard_api"),
     /** Server-sent events, one per registry change: read access, like the fetches it replaces. */
     CHANGES(CLIENT, "changes"),
+    /** Muster-only: per-app hashes peers compare their registries with (the cluster check). */
+    CLUSTER_DIGEST(PEER, "cluster_digest"),
     ADMIN_CSRF(ADMIN, "admin"),
     ADMIN_ACTION(ADMIN, "admin");
 

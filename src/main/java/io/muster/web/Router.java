@@ -103,6 +103,9 @@ public final class Router {
         if (n == 2 && s.get(1).equals("changes")) {
             return get(m, Endpoint.CHANGES, s, null, null, null);
         }
+        if (n == 3 && s.get(1).equals("cluster") && s.get(2).equals("digest")) {
+            return get(m, Endpoint.CLUSTER_DIGEST, s, null, null, null);
+        }
         if (n < 3 || !s.get(1).equals("admin")) {
             return Route.NOT_FOUND;
         }

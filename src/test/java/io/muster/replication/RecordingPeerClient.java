@@ -30,12 +30,28 @@ final class RecordingPeerClient implements PeerClient {
         return answerNow.apply(items);
     }
 
+    /** Null: the peer has no digest endpoint, as a stock Eureka server. */
+    volatile PeerDigest digest;
+    int digestCalls;
+    int registryCalls;
+
+    @Override
+    public PeerDigest fetchDigest() throws IOException {
+        IOException fail = failWith;
+        if (fail != null) {
+            throw fail;
+        }
+        digestCalls++;
+        return digest;
+    }
+
     @Override
     public Applications fetchRegistry() throws IOException {
         IOException fail = failWith;
         if (fail != null) {
             throw fail;
         }
+        registryCalls++;
         return registry;
     }
 }

@@ -52,6 +52,8 @@ public final class AttackMatrix {
                         "eureka-peer"),
                 new Call("PUT", List.of("apps", VICTIM_APP, VICTIM_ID, "metadata?k=v"), null, replicated,
                         "eureka-peer"),
+                // the digest lists every app and the recent cancellations: peers only
+                new Call("GET", List.of("api", "cluster", "digest"), null, List.of(), "eureka-peer"),
                 new Call("GET", List.of("api", "admin", "csrf"), null, List.of(), "eureka-admin"),
                 new Call("POST", List.of("api", "admin", "instances", VICTIM_APP, VICTIM_ID, "deregister"), "",
                         csrf, "eureka-admin"),

@@ -44,6 +44,13 @@ class AccessTableTest {
     }
 
     @Test
+    void theClusterDigestIsForPeersOnlyWhateverClientAuthentication() {
+        assertThat(Endpoint.CLUSTER_DIGEST.access()).isEqualTo(Access.PEER);
+        assertThat(Endpoint.CLUSTER_DIGEST.access().roles(false)).containsExactly("eureka-peer");
+        assertThat(Endpoint.CLUSTER_DIGEST.access().roles(true)).containsExactly("eureka-peer");
+    }
+
+    @Test
     void everyEndpointIsInTheTable() {
         for (Endpoint e : Endpoint.values()) {
             assertThat(e.access()).as(e.name()).isNotNull();

@@ -103,4 +103,14 @@ class RouterTest {
         assertThat(route("GET", "/v2/api/changes").endpoint()).isNull();
         assertThat(route("GET", "/api/changes/x").endpoint()).isNull();
     }
+
+    @Test
+    void theClusterDigestIsUnversionedAndReadOnly() {
+        assertThat(route("GET", "/api/cluster/digest").endpoint()).isEqualTo(Endpoint.CLUSTER_DIGEST);
+        assertThat(route("HEAD", "/api/cluster/digest").endpoint()).isEqualTo(Endpoint.CLUSTER_DIGEST);
+        assertThat(route("POST", "/api/cluster/digest").refusal().status()).isEqualTo(405);
+        assertThat(route("GET", "/v2/api/cluster/digest").endpoint()).isNull();
+        assertThat(route("GET", "/api/cluster").endpoint()).isNull();
+        assertThat(route("GET", "/api/cluster/digest/APP").endpoint()).isNull();
+    }
 }

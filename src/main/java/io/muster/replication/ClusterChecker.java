@@ -1,0 +1,210 @@
+package io.muster.replication;
+
+import io.muster.codec.WireFormatException;
+import io.muster.model.Application;
+import io.muster.model.Applications;
+import io.muster.model.InstanceInfo;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.InvalidInstanceException;
+import io.muster.registry.Lease;
+import io.muster.registry.Origin;
+import io.muster.registry.RegistryChange;
+import io.muster.registry.RegistryFullException;
+import io.muster.registry.RegistryListener;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.logging.Logger;
+
+/**
+ * Compares this node's registry with each peer's (digests first, instances only for apps whose digests differ),
+ * records the differences on the peer's {@link PeerCheck}, and repairs those older than the grace period (longer
+ * than replication normally takes, so an in-flight batch is never "repaired") by the rule in {@link Drift}: our newer
+ * copies and missed cancellations go to the peer as ordinary replication tasks; the peer's newer copies are
+ * registered here as replicated writes.
+ *
+ * <p>Also remembers the cancellations of the recent-changes window (the tombstones peers read in our digest).
+ *
+ * <p>Thread safety: {@link #run} is called by one scheduler thread; {@link #onChange} on writer threads and
+ * {@link #digest} on request threads touch only the synchronized tombstone map.
+ */
+public final class ClusterChecker implements RegistryListener {
+    private static final Logger LOG = Logger.getLogger(ClusterChecker.class.getName());
+    private static final int MAX_TOMBSTONES = 10_000;
+
+    private record Tombstone(long lastDirtyTimestamp, Instant at) {
+    }
+
+    private final InstanceRegistry registry;
+    private final PeerCluster peers;
+    private final Clock clock;
+    private final Duration grace;
+    private final Duration window;
+    private final LinkedHashMap<String, Tombstone> tombstones = new LinkedHashMap<>();
+
+    /**
+     * @param grace  how long a difference must last before it is repaired
+     * @param window how long cancellations are remembered (the recent-changes retention)
+     */
+    public ClusterChecker(InstanceRegistry registry, PeerCluster peers, Clock clock, Duration grace,
+                          Duration window) {
+        this.registry = registry;
+        this.peers = peers;
+        this.clock = clock;
+        this.grace = grace;
+        this.window = window;
+    }
+
+    @Override
+    public void onChange(RegistryChange change) {
+        if (change instanceof RegistryChange.Cancelled c) {
+            synchronized (tombstones) {
+                String key = PeerDigest.key(c.instance().app(), c.instance().id());
+                tombstones.remove(key);
+                tombstones.put(key, new Tombstone(c.instance().lastDirtyTimestamp(), clock.instant()));
+                if (tombstones.size() > MAX_TOMBSTONES) {
+                    tombstones.remove(tombstones.keySet().iterator().next());
+                }
+            }
+        }
+    }
+
+    /** This node's digest, as served to peers. */
+    public PeerDigest digest() {
+        return new PeerDigest(ClusterDigest.of(registry.views().snapshot().applications()), cancellations());
+    }
+
+    private Map<String, Long> cancellations() {
+        Instant from = clock.instant().minus(window);
+        Map<String, Long> out = new HashMap<>();
+        synchronized (tombstones) {
+            Iterator<Tombstone> it = tombstones.values().iterator();
+            while (it.hasNext()) {
+                if (it.next().at.isBefore(from)) {
+                    it.remove();   // insertion order is time order: the rest are newer
+                } else {
+                    break;
+                }
+            }
+            tombstones.forEach((k, t) -> out.put(k, t.lastDirtyTimestamp));
+        }
+        return out;
+    }
+
+    /** One round: every peer once. A peer that fails is noted and the others are still checked. */
+    public void run() {
+        for (PeerNode node : peers.nodes()) {
+            try {
+                check(node);
+            } catch (IOException | WireFormatException e) {
+                node.check().failed(clock.instant(), e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+        }
+    }
+
+    void check(PeerNode node) throws IOException {
+        PeerDigest served = node.client().fetchDigest();
+        Applications theirApps = null;
+        String note = null;
+        if (served == null) {
+            theirApps = node.client().fetchRegistry();
+            served = new PeerDigest(ClusterDigest.of(theirApps), Map.of());
+            note = "peer has no digest endpoint (not Muster): compared with its full registry";
+        }
+        PeerDigest theirs = served;
+        Applications mineApps = registry.views().snapshot().applications();
+        Map<String, String> mine = ClusterDigest.of(mineApps);
+        TreeSet<String> differing = new TreeSet<>();
+        mine.forEach((app, hash) -> {
+            if (!hash.equals(theirs.apps().get(app))) {
+                differing.add(app);
+            }
+        });
+        theirs.apps().forEach((app, hash) -> {
+            if (!hash.equals(mine.get(app))) {
+                differing.add(app);
+            }
+        });
+        List<Drift> drifts = new ArrayList<>();
+        if (!differing.isEmpty()) {
+            if (theirApps == null) {
+                theirApps = node.client().fetchRegistry();
+            }
+            Map<String, Long> cancelledHere = cancellations();
+            for (String app : differing) {
+                compare(app, instances(mineApps, app), instances(theirApps, app), cancelledHere,
+                        theirs.cancelled(), drifts);
+            }
+        }
+        Instant now = clock.instant();
+        List<Instant> since = node.check().update(now, drifts, note);
+        for (int i = 0; i < drifts.size(); i++) {
+            if (!since.get(i).plus(grace).isAfter(now)) {
+                repair(node, drifts.get(i), instances(theirApps, drifts.get(i).app()).get(drifts.get(i).id()));
+            }
+        }
+    }
+
+    private static void compare(String app, Map<String, InstanceInfo> here, Map<String, InstanceInfo> there,
+                                Map<String, Long> cancelledHere, Map<String, Long> cancelledThere, List<Drift> out) {
+        TreeSet<String> ids = new TreeSet<>(here.keySet());
+        ids.addAll(there.keySet());
+        for (String id : ids) {
+            String key = PeerDigest.key(app, id);
+            Drift d = Drift.of(app, id, here.get(id), there.get(id), cancelledHere.get(key), cancelledThere.get(key));
+            if (d != null) {
+                out.add(d);
+            }
+        }
+    }
+
+    private static Map<String, InstanceInfo> instances(Applications apps, String name) {
+        Map<String, InstanceInfo> out = new HashMap<>();
+        if (apps != null) {
+            for (Application app : apps.applications()) {
+                if (app.name().equals(name)) {
+                    app.instances().forEach(i -> out.put(i.id(), i));
+                }
+            }
+        }
+        return out;
+    }
+
+    private void repair(PeerNode node, Drift d, InstanceInfo theirCopy) {
+        String what = d.app() + "/" + d.id() + " (" + d.kind() + ") with peer " + node.url();
+        switch (d.repair()) {
+            case PUSH -> {
+                Lease lease = registry.views().lease(d.app(), d.id()).orElse(null);
+                if (lease == null) {
+                    return;   // gone since the comparison; the next round sees what is left
+                }
+                node.repairRegister(lease.instance());
+            }
+            case CANCEL_THERE -> node.repairCancel(d.app(), d.id());
+            case CANCEL_HERE -> registry.cancel(d.app(), d.id(), Origin.PEER);
+            case PULL -> {
+                try {
+                    registry.register(theirCopy, Origin.PEER);
+                } catch (InvalidInstanceException | RegistryFullException e) {
+                    LOG.warning("Muster: cluster check: cannot adopt the peer's copy of " + what + ": "
+                            + e.getMessage());
+                    return;
+                }
+            }
+            case NONE -> {
+                return;
+            }
+        }
+        node.check().repairs.increment();
+        LOG.info("Muster: cluster check: repaired " + what + " by " + d.repair());
+    }
+}

@@ -1,0 +1,86 @@
+package io.muster.compat;
+
+import io.muster.testing.Http;
+import org.junit.jupiter.api.Test;
+
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.muster.testing.Http.instanceJson;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two Muster nodes in their own JVMs; A reaches B through a {@link LossyLink}. Batches A sends while the link loses
+ * them are gone for good (B acknowledged nothing it received), so only the cluster check can bring B back in line:
+ * after the link is restored, A reports the difference, repairs it after the grace, and both nodes serve the same
+ * registry, without any client registering again.
+ */
+class ClusterCheckIT {
+    private static final int A = 47111;
+    private static final int B = 47112;
+    private static final int LINK = 47113;
+
+    @Test
+    void lostBatchesAreReportedAndRepaired() throws Exception {
+        try (LossyLink link = new LossyLink(LINK, B);
+             ChildServer a = ChildServer.start(A, "-Deureka.client.serviceUrl.defaultZone=http://peer:peer-pw@127.0.0.1:"
+                             + LINK + "/eureka/", "-Deureka.server.waitTimeInMsWhenSyncEmpty=0",
+                     "-Deureka.client.registerWithEureka=false", "-Deureka.server.clusterCheck.intervalMs=500",
+                     "-Deureka.server.clusterCheck.repairGraceMs=4000");
+             ChildServer b = ChildServer.start(B, "-Deureka.client.serviceUrl.defaultZone=http://peer:peer-pw@127.0.0.1:"
+                             + A + "/eureka/", "-Deureka.server.waitTimeInMsWhenSyncEmpty=0",
+                     "-Deureka.client.registerWithEureka=false", "-Deureka.server.clusterCheck.enabled=false")) {
+            Http ha = new Http(a.baseUrl);
+            Http hb = new Http(b.baseUrl);
+            assertThat(ha.postJson("apps/ALPHA", instanceJson("ALPHA", "a-0", "UP", 1000)).status()).isEqualTo(204);
+            await("the link works before it loses anything", () -> hb.getJson("apps/").body(),
+                    body -> body.contains("\"a-0\""));
+            await("A finds B in sync", () -> ha.get("api/status").body(), body -> body.contains("\"in sync\""));
+
+            link.lose(true);
+            for (int i = 1; i <= 3; i++) {
+                assertThat(ha.postJson("apps/ALPHA", instanceJson("ALPHA", "a-" + i, "UP", 1000)).status())
+                        .isEqualTo(204);
+            }
+            await("A's batches were taken (and lost)", () -> ha.get("api/status").body(),
+                    body -> sent(body) >= 4);
+            assertThat(hb.getJson("apps/").body()).as("B never got them").doesNotContain("\"a-1\"");
+
+            link.lose(false);
+            await("A reports the difference", () -> ha.get("api/status").body(),
+                    body -> body.contains("\"3 instances differ for "));
+            assertThat(ha.get("metrics").body()).containsPattern("muster_replica_differences\\{peer=\"[^\"]*47113[^\"]*\",?} 3\\.0");
+            await("B converges", () -> hb.getJson("apps/").body(),
+                    body -> body.contains("\"a-1\"") && body.contains("\"a-2\"") && body.contains("\"a-3\""));
+            await("A finds B in sync again", () -> ha.get("api/status").body(), body -> body.contains("\"in sync\""));
+            assertThat(hashCode(ha.getJson("apps/").body())).isEqualTo(hashCode(hb.getJson("apps/").body()));
+            assertThat(ha.get("metrics").body()).containsPattern("muster_replica_repairs_total\\{peer=\"[^\"]*\",?} 3\\.0")
+                    .containsPattern("muster_replication_lag_seconds\\{peer=\"[^\"]*\",quantile=\"0.99\",?} [0-9]");
+        }
+    }
+
+    private static long sent(String status) {
+        Matcher m = Pattern.compile("\"sent\":(\\d+)").matcher(status);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    private static String hashCode(String apps) {
+        Matcher m = Pattern.compile("\"apps__hashcode\":\"([^\"]*)\"").matcher(apps);
+        assertThat(m.find()).as(apps).isTrue();
+        return m.group(1);
+    }
+
+    private static void await(String what, Supplier<String> read, Predicate<String> condition)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        String body = read.get();
+        while (!condition.test(body)) {
+            assertThat(System.nanoTime()).as("timed out waiting until " + what + "; last: " + body)
+                    .isLessThan(deadline);
+            Thread.sleep(200);
+            body = read.get();
+        }
+    }
+}
