@@ -323,19 +323,22 @@
   refresh();
   // Registry changes arrive on the change stream and refresh the page within a moment; the poll stays as the
   // fallback (no EventSource, the stream refused or down) and for figures that change without an event
-  // (renewal counts), less often while the stream is open.
-  var streamOpen = false, pending = null, lastPoll = Date.now();
+  // (renewal counts), less often while the stream is open. The registry's fetch cache may trail an event by up to
+  // its refresh interval (500 ms by default), so each burst of events refreshes twice: soon, and once more after
+  // the cache has surely caught up. Opening the stream refreshes too: changes made before it opened have no event.
+  var streamOpen = false, soon = null, later = null, lastPoll = Date.now();
+  function refreshAfterChange() {
+    lastPoll = Date.now();
+    if (!soon) { soon = setTimeout(function () { soon = null; refresh(); }, 300); }
+    if (later) { clearTimeout(later); }
+    later = setTimeout(function () { later = null; refresh(); }, 1500);
+  }
   if (window.EventSource) {
     var changes = new EventSource('api/changes');
-    changes.onopen = function () { streamOpen = true; };
+    changes.onopen = function () { streamOpen = true; refreshAfterChange(); };
     changes.onerror = function () { streamOpen = false; };
-    changes.onmessage = null;
     ['registered', 'updated', 'metadata', 'status', 'override-deleted', 'cancelled', 'expired', 'reset']
-      .forEach(function (type) {
-        changes.addEventListener(type, function () {
-          if (!pending) { pending = setTimeout(function () { pending = null; lastPoll = Date.now(); refresh(); }, 300); }
-        });
-      });
+      .forEach(function (type) { changes.addEventListener(type, refreshAfterChange); });
   }
   setInterval(function () {
     if (!streamOpen || Date.now() - lastPoll >= 6 * REFRESH_MS) { lastPoll = Date.now(); refresh(); }
