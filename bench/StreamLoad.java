@@ -48,6 +48,7 @@ public final class StreamLoad {
         long[][] latencies = new long[streams][];
         AtomicLong received = new AtomicLong();
         AtomicLong failed = new AtomicLong();
+        AtomicLong opens = new AtomicLong();
         List<java.util.concurrent.CompletableFuture<?>> handles = new ArrayList<>();
         for (int s = 0; s < streams; s++) {
             long[] mine = new long[changes];
@@ -59,12 +60,14 @@ public final class StreamLoad {
                         long now = System.nanoTime();
                         for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
                             if (line.startsWith("retry:")) {
+                                opens.incrementAndGet();
                                 open.countDown();
                             } else if (line.startsWith("data:")) {
-                                int at = line.indexOf("\"instanceId\":\"s-");
+                                String marker = "\"instanceId\":\"s-";
+                                int at = line.indexOf(marker);
                                 if (at >= 0) {
-                                    int end = line.indexOf('"', at + 17);
-                                    int n = Integer.parseInt(line.substring(at + 17, end));
+                                    int from = at + marker.length();
+                                    int n = Integer.parseInt(line.substring(from, line.indexOf('"', from)));
                                     Long t0 = sentAt.get("s-" + n);
                                     if (t0 != null && n < mine.length && mine[n] < 0) {
                                         mine[n] = now - t0;
@@ -81,7 +84,8 @@ public final class StreamLoad {
                     }));
         }
         boolean allOpen = open.await(120, TimeUnit.SECONDS);
-        long opened = streams - open.getCount() - failed.get();
+        long opened = opens.get();
+        long failedBeforeChanges = failed.get();
         long heapOpen = heapAfterGc(pid);
 
         long cpu0 = cpuTicks(pid);
@@ -121,7 +125,7 @@ public final class StreamLoad {
         }
         double hz = 100.0;   // USER_HZ on Linux
         String json = "{\"streams_requested\":" + streams + ",\"streams_open\":" + opened + ",\"all_open\":" + allOpen
-                + ",\"streams_failed\":" + failed.get()
+                + ",\"streams_failed\":" + failedBeforeChanges
                 + ",\"heap_before_mb\":" + heapBefore / 1024 / 1024 + ",\"heap_open_mb\":" + heapOpen / 1024 / 1024
                 + ",\"heap_per_stream_kb\":" + (opened == 0 ? 0 : (heapOpen - heapBefore) / 1024.0 / opened)
                 + ",\"cpu_at_rest_percent\":" + (cpuRest / hz) / restSeconds * 100
