@@ -148,7 +148,10 @@ public final class PeerNode implements AutoCloseable {
             reachable = false;
             LOG.warning("Muster: peer " + url + " unreachable (" + why + "); retrying with backoff");
         } else if (outcome == Outcome.PERMANENT_FAILURE) {
-            LOG.warning("Muster: peer " + url + " refused a batch (" + why + "); batch dropped");
+            LOG.warning("Muster: peer " + url + " refused a batch (" + why + "); batch dropped"
+                    + (why != null && (why.contains("401") || why.contains("403"))
+                    ? ". Replication needs the eureka-peer role: give this node's service URLs a peer user's"
+                    + " credentials (http://user:password@host:port/eureka/)" : ""));
         }
         return outcome;
     }

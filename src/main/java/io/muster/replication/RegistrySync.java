@@ -11,6 +11,11 @@ import io.muster.registry.TrafficGate.SyncOutcome;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -28,33 +33,71 @@ final class RegistrySync {
         this.registry = registry;
     }
 
-    /** @param quiet true for background retries: failures are then logged at FINE, not every 2 s as warnings */
+    /**
+     * Asks every peer at once and copies the first registry that arrives: a peer whose container accepts
+     * connections before its application is up (Tomcat does) holds the request until the read timeout, and asking
+     * one peer after another would add those timeouts up before this node could serve.
+     *
+     * @param quiet true for background retries: failures are then logged at FINE, not every 2 s as warnings
+     */
     SyncResult copyFromPeers(List<PeerNode> peers, boolean quiet) {
         if (peers.isEmpty()) {
             return new SyncResult(SyncOutcome.NO_PEERS, 0, null);
         }
-        PeerNode starting = null;
-        for (PeerNode peer : peers) {
-            try {
-                Applications apps = peer.client().fetchRegistry();
-                int copied = copy(apps);
-                LOG.info("Muster: synced " + copied + " instances from peer " + peer.url());
-                return new SyncResult(SyncOutcome.PEER_ANSWERED, copied, peer.url().toString());
-            } catch (PeerClient.StatusException e) {
-                if (e.status == 403) {
-                    starting = starting == null ? peer : starting;   // it may be the only one: keep asking others
-                }
-                LOG.log(quiet ? Level.FINE : Level.WARNING, "Muster: cannot sync from peer " + peer.url() + ": "
-                        + e.getMessage() + (e.status == 403 ? " (the peer is waiting for its own peers)" : ""));
-            } catch (IOException | RuntimeException e) {
-                LOG.log(quiet ? Level.FINE : Level.WARNING, "Muster: cannot sync from peer " + peer.url() + ": "
-                        + e);
+        ExecutorService askers = Executors.newFixedThreadPool(peers.size(), r -> {
+            Thread t = new Thread(r, "muster-sync");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            CompletionService<Answer> answers = new ExecutorCompletionService<>(askers);
+            for (PeerNode peer : peers) {
+                answers.submit(() -> ask(peer));
             }
+            PeerNode starting = null;
+            for (int i = 0; i < peers.size(); i++) {
+                Answer answer;
+                try {
+                    answer = answers.take().get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                } catch (ExecutionException e) {
+                    continue;   // ask() catches what a peer can throw; nothing else is expected
+                }
+                if (answer.apps() != null) {
+                    int copied = copy(answer.apps());
+                    LOG.info("Muster: synced " + copied + " instances from peer " + answer.peer().url());
+                    return new SyncResult(SyncOutcome.PEER_ANSWERED, copied, answer.peer().url().toString());
+                }
+                if (answer.status() == 403) {
+                    starting = starting == null ? answer.peer() : starting;   // keep waiting for one with data
+                }
+                LOG.log(quiet ? Level.FINE : Level.WARNING, "Muster: cannot sync from peer " + answer.peer().url()
+                        + ": " + answer.error() + (answer.status() == 403 ? " (the peer is waiting for its own peers)"
+                        : ""));
+            }
+            if (starting != null) {
+                return new SyncResult(SyncOutcome.PEER_ANSWERED, 0, starting.url().toString());
+            }
+            return new SyncResult(SyncOutcome.EVERY_PEER_UNREACHABLE, 0, null);
+        } finally {
+            askers.shutdownNow();   // the slower peers' answers are no longer needed
         }
-        if (starting != null) {
-            return new SyncResult(SyncOutcome.PEER_ANSWERED, 0, starting.url().toString());
+    }
+
+    /** One peer's answer: its registry, or why not (with the HTTP status when it gave one). */
+    private record Answer(PeerNode peer, Applications apps, int status, String error) {
+    }
+
+    private static Answer ask(PeerNode peer) {
+        try {
+            return new Answer(peer, peer.client().fetchRegistry(), 200, null);
+        } catch (PeerClient.StatusException e) {
+            return new Answer(peer, null, e.status, e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            return new Answer(peer, null, 0, e.toString());
         }
-        return new SyncResult(SyncOutcome.EVERY_PEER_UNREACHABLE, 0, null);
     }
 
     /**
