@@ -21,6 +21,9 @@ import java.util.function.Function;
  * <p>Every {@code eureka.*} key is accounted for: used, known to have no effect here (with the reason), or unknown
  * (with the closest known key). Unknown keys are reported, and fail the start when {@code muster.config.strict}
  * is true.
+ *
+ * <p>Over 400 lines because it is the one place every setting's name, default and range is spelled (the settings
+ * view and the unknown-key report are derived from what it reads); most of it is one line per setting.
  */
 public final class ConfigLoader {
     private static final List<String> PREFIXES = List.of("eureka.server.", "eureka.");

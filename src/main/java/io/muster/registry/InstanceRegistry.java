@@ -30,6 +30,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * deltas take the same lock, so a delta and the apps hash it carries describe one state of the registry.
  * What an instance may carry lives in {@link InstanceRules}, the read views in {@link RegistryViews}, the pieces of
  * state in their own small classes.
+ *
+ * <p>Over 400 lines because every write rule must run under the one change lock with the bookkeeping it triggers
+ * (delta queue, sequence, listeners, caps); splitting the writes across classes would spread that lock's ownership.
  */
 public final class InstanceRegistry {
     private final Clock clock;
