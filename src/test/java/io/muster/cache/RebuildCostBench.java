@@ -1,0 +1,126 @@
+package io.muster.cache;
+
+import io.muster.codec.Detail;
+import io.muster.codec.WireFormat;
+import io.muster.config.ServerConfig.ResponseCacheConfig;
+import io.muster.model.InstanceInfo;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.Origin;
+import io.muster.testing.Instances;
+import io.muster.testing.MutableClock;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Not a test (no {@code Test} suffix, so Surefire skips it): a short in-process measurement of what one refresh
+ * of the response cache costs under the bench's "mixed" churn, to be run by hand with {@code main}.
+ * 10,000 instances in 100 apps, all inside the 3-minute delta window; between two refreshes (500 ms) a sixth of
+ * them renew (every 3 s) and 50 re-register (100/s), as bench/compare.sh's mixed scenario does.
+ * Prints µs per rebuild of each shape, plain and gzipped.
+ */
+public final class RebuildCostBench {
+    private static final int APPS = 100;
+    private static final int PER_APP = 100;
+
+    public static void main(String[] args) {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 40;
+        MutableClock clock = MutableClock.atEpochMillis(1_700_000_000_000L);
+        InstanceRegistry registry = new InstanceRegistry(clock, Duration.ofMinutes(3));
+        ResponseCache cache = new ResponseCache(registry,
+                new ResponseCacheConfig(true, Duration.ofMillis(500), Duration.ofSeconds(180), 100), clock);
+        registry.addListener(cache);
+        for (int a = 0; a < APPS; a++) {
+            for (int i = 0; i < PER_APP; i++) {
+                registry.register(instance(a, i, 0), Origin.CLIENT);
+            }
+        }
+        CacheKey[] keys = {
+                new CacheKey(CacheKey.Entity.ALL_APPS, "", WireFormat.JSON, Detail.FULL),
+                new CacheKey(CacheKey.Entity.DELTA, "", WireFormat.JSON, Detail.FULL),
+                new CacheKey(CacheKey.Entity.ALL_APPS, "", WireFormat.XML, Detail.FULL),
+                new CacheKey(CacheKey.Entity.DELTA, "", WireFormat.JSON, Detail.COMPACT),
+        };
+        for (CacheKey k : keys) {
+            cache.gzipped(k, cache.get(k));
+        }
+        long[] plain = new long[keys.length];
+        long[] gz = new long[keys.length];
+        long[] size = new long[keys.length];
+        int cursor = 0;
+        int generation = 1;
+        for (int r = 0; r < rounds; r++) {
+            clock.advance(Duration.ofMillis(500));
+            for (int n = 0; n < APPS * PER_APP / 6; n++) {   // 500 ms of renewals every 3 s
+                int at = cursor++ % (APPS * PER_APP);
+                registry.renew(app(at / PER_APP), id(at / PER_APP, at % PER_APP), null, null, Origin.CLIENT);
+            }
+            for (int n = 0; n < 50; n++) {                    // 500 ms of 100 re-registrations/s
+                int at = (r * 50 + n) % (APPS * PER_APP);
+                registry.register(instance(at / PER_APP, at % PER_APP, generation++), Origin.CLIENT);
+            }
+            for (int k = 0; k < keys.length; k++) {
+                long t0 = System.nanoTime();
+                Payload p = cache.current(keys[k]);
+                long t1 = System.nanoTime();
+                byte[] g = p.gzipped();
+                long t2 = System.nanoTime();
+                if (r >= rounds / 2) {   // the first half warms up
+                    plain[k] += t1 - t0;
+                    gz[k] += t2 - t1;
+                    size[k] = p.bytes().length;
+                }
+            }
+        }
+        int measured = rounds - rounds / 2;
+        breakdown(registry);
+        for (int k = 0; k < keys.length; k++) {
+            System.out.printf("%-9s %-4s %-7s %8d bytes: build %7d µs, gzip %7d µs%n", keys[k].entity(),
+                    keys[k].format(), keys[k].detail(), size[k], plain[k] / measured / 1000, gz[k] / measured / 1000);
+        }
+    }
+
+    /** Where a full JSON rebuild's time goes: the snapshot, the encoding, the compression. */
+    private static void breakdown(InstanceRegistry registry) {
+        long snap = 0, delta = 0, enc = 0, gz = 0;
+        int n = 10;
+        for (int r = 0; r < n; r++) {
+            long t0 = System.nanoTime();
+            io.muster.model.Applications apps = registry.views().snapshot().applications();
+            long t1 = System.nanoTime();
+            registry.views().delta();
+            long t2 = System.nanoTime();
+            byte[] bytes = io.muster.codec.EurekaCodec.encode(WireFormat.JSON, apps, Detail.FULL);
+            long t3 = System.nanoTime();
+            new Payload(bytes, 0).gzipped();
+            long t4 = System.nanoTime();
+            snap += t1 - t0;
+            delta += t2 - t1;
+            enc += t3 - t2;
+            gz += t4 - t3;
+        }
+        System.out.printf("full JSON: snapshot %d µs, delta view %d µs, encode %d µs, gzip %d µs%n",
+                snap / n / 1000, delta / n / 1000, enc / n / 1000, gz / n / 1000);
+    }
+
+    private static String app(int a) {
+        return "APP-" + a;
+    }
+
+    private static String id(int a, int i) {
+        return "10.0." + a + "." + i + ":app-" + a + ":8080";
+    }
+
+    private static InstanceInfo instance(int a, int i, int generation) {
+        Map<String, String> metadata = new LinkedHashMap<>();
+        metadata.put("management.port", "8080");
+        metadata.put("zone", "z" + (i % 3));
+        metadata.put("generation", Integer.toString(generation));
+        return Instances.sample(app(a), id(a, i)).hostName("10.0." + a + "." + i).ipAddr("10.0." + a + "." + i)
+                .metadata(metadata).homePageUrl("http://10.0." + a + "." + i + ":8080/")
+                .statusPageUrl("http://10.0." + a + "." + i + ":8080/actuator/info")
+                .healthCheckUrl("http://10.0." + a + "." + i + ":8080/actuator/health")
+                .lastDirtyTimestamp(1_000 + generation).build();
+    }
+}
