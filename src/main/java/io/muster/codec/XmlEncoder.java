@@ -95,7 +95,33 @@ final class XmlEncoder {
         sb.append("</application>");
     }
 
+    /**
+     * An {@code <instance>} element in two parts split around its {@code <leaseInfo>}, as
+     * {@link JsonEncoder#instanceParts} does for JSON.
+     */
+    static byte[][] instanceParts(InstanceInfo i, Detail detail) {
+        StringBuilder sb = new StringBuilder(1024);
+        int[] marks = {-1, -1};
+        instanceElement(sb, i, detail, marks);
+        if (marks[0] < 0) {
+            return new byte[][]{bytes(sb), new byte[0]};
+        }
+        return new byte[][]{sb.substring(0, marks[0]).getBytes(StandardCharsets.UTF_8),
+                sb.substring(marks[1]).getBytes(StandardCharsets.UTF_8)};
+    }
+
+    /** The {@code <leaseInfo>} element, numbers only, so ASCII. */
+    static void leaseInfo(Bytes out, LeaseInfo l) {
+        StringBuilder sb = new StringBuilder(320);
+        lease(sb, l);
+        out.ascii(sb);
+    }
+
     private static void instanceElement(StringBuilder sb, InstanceInfo i, Detail detail) {
+        instanceElement(sb, i, detail, null);
+    }
+
+    private static void instanceElement(StringBuilder sb, InstanceInfo i, Detail detail, int[] leaseMarks) {
         boolean full = detail == Detail.FULL;
         sb.append("<instance>");
         optional(sb, "instanceId", i.instanceId());
@@ -118,7 +144,13 @@ final class XmlEncoder {
             dataCenter(sb, i.dataCenterInfo(), detail);
         }
         if (full) {
+            if (leaseMarks != null) {
+                leaseMarks[0] = sb.length();
+            }
             lease(sb, i.leaseInfo());
+            if (leaseMarks != null) {
+                leaseMarks[1] = sb.length();
+            }
             metadata(sb, i.metadata());
             optional(sb, "appGroupName", i.appGroupName());
             optional(sb, "homePageUrl", i.homePageUrl());
