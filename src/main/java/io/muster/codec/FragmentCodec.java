@@ -58,12 +58,12 @@ public final class FragmentCodec {
                 ? indexOf(empty, JSON_APPLICATION_LIST) + JSON_APPLICATION_LIST.length - 1
                 : empty.length - XML_APPLICATIONS_END.length;
         long now = millis.getAsLong();
-        Bytes out = new Bytes(estimate(format, detail, apps.instanceCount()));
-        out.raw(empty, 0, split);
+        Assembly out = new Assembly(4 + 3 * apps.instanceCount() + 3 * apps.applications().size());
+        out.add(empty, 0, split);
         boolean first = true;
         for (Application app : apps.applications()) {
             if (!first && format == WireFormat.JSON) {
-                out.raw(',');
+                out.comma();
             }
             first = false;
             byte[] shell = shell(format, detail, app.name(), now);
@@ -74,7 +74,7 @@ public final class FragmentCodec {
                 application(out, format, detail, app, shell, 0, shell.length, now);
             }
         }
-        out.raw(empty, split, empty.length - split);
+        out.add(empty, split, empty.length - split);
         sweepIfDue(now);
         return out.toByteArray();
     }
@@ -83,7 +83,7 @@ public final class FragmentCodec {
     public byte[] encode(WireFormat format, Application app, Detail detail) {
         long now = millis.getAsLong();
         byte[] shell = shell(format, detail, app.name(), now);
-        Bytes out = new Bytes(estimate(format, detail, app.instances().size()));
+        Assembly out = new Assembly(4 + 3 * app.instances().size());
         application(out, format, detail, app, shell, 0, shell.length, now);
         sweepIfDue(now);
         return out.toByteArray();
@@ -98,26 +98,26 @@ public final class FragmentCodec {
      * One application: {@code shell[from, to)} is the encoding of the same application without instances, which
      * is split where its instances go (before the last {@code ]} in JSON, before the closing tag in XML).
      */
-    private void application(Bytes out, WireFormat format, Detail detail, Application app, byte[] shell, int from,
+    private void application(Assembly out, WireFormat format, Detail detail, Application app, byte[] shell, int from,
                              int to, long now) {
         int split = format == WireFormat.JSON ? lastIndexOf(shell, (byte) ']', to) : to - XML_APPLICATION_END.length;
-        out.raw(shell, from, split - from);
+        out.add(shell, from, split - from);
         Map<InstanceKey, Fragment> held = fragments.get(shape(format, detail));
         boolean first = true;
         for (InstanceInfo i : app.instances()) {
             if (!first && format == WireFormat.JSON) {
-                out.raw(',');
+                out.comma();
             }
             first = false;
             Fragment f = fragment(held, format, detail, i);
             f.lastUsed = now;
-            out.raw(f.beforeLease);
+            out.add(f.beforeLease);
             if (detail == Detail.FULL) {
-                out.raw(f.lease(format, i.leaseInfo()));
+                out.add(f.lease(format, i.leaseInfo()));
             }
-            out.raw(f.afterLease);
+            out.add(f.afterLease);
         }
-        out.raw(shell, split, to - split);
+        out.add(shell, split, to - split);
     }
 
     private byte[] shell(WireFormat format, Detail detail, String name, long now) {
@@ -158,11 +158,6 @@ public final class FragmentCodec {
 
     private static int shape(WireFormat format, Detail detail) {
         return format.ordinal() * 2 + detail.ordinal();
-    }
-
-    private static int estimate(WireFormat format, Detail detail, int instances) {
-        int per = detail == Detail.COMPACT ? 450 : format == WireFormat.JSON ? 1000 : 1300;
-        return (int) Math.min(Integer.MAX_VALUE - 16, 256L + (long) per * instances);
     }
 
     private static int indexOf(byte[] in, byte[] what) {

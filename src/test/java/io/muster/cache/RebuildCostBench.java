@@ -75,6 +75,36 @@ public final class RebuildCostBench {
         }
         int measured = rounds - rounds / 2;
         breakdown(registry);
+        if (args.length > 1 && args[1].equals("levels")) {   // what each gzip level costs on the full registry
+            byte[] json = io.muster.codec.EurekaCodec.encode(WireFormat.JSON,
+                    registry.views().snapshot().applications(), Detail.FULL);
+            for (int level : new int[]{1, 2, 3, 4, 5, 6}) {
+                long best = Long.MAX_VALUE;
+                int bytes = 0;
+                for (int r = 0; r < 7; r++) {
+                    long t0 = System.nanoTime();
+                    bytes = gzip(json, level).length;
+                    best = Math.min(best, System.nanoTime() - t0);
+                }
+                System.out.printf("gzip level %d: %d µs, %d bytes%n", level, best / 1000, bytes);
+            }
+        }
+        if (args.length > 1 && args[1].equals("memory")) {   // heap held by the fragments of each shape
+            // each shape from its own snapshot, dropped after the build, as the cache does: what stays is the
+            // fragments and the instance copies their keys hold
+            io.muster.codec.FragmentCodec fragments = new io.muster.codec.FragmentCodec(System::currentTimeMillis);
+            int instances = registry.views().snapshot().applications().instanceCount();
+            for (WireFormat f : WireFormat.values()) {
+                for (Detail d : Detail.values()) {
+                    long before = usedAfterGc();
+                    fragments.encode(f, registry.views().snapshot().applications(), d);
+                    long after = usedAfterGc();
+                    System.out.printf("fragments %s %s: %d bytes per instance%n", f, d,
+                            (after - before) / instances);
+                }
+            }
+            System.out.println(fragments.size() + " fragments held");
+        }
         if (args.length > 1 && args[1].equals("profile")) {   // a loop of fragment rebuilds to run under JFR
             io.muster.codec.FragmentCodec fragments = new io.muster.codec.FragmentCodec(System::currentTimeMillis);
             io.muster.model.Applications apps = registry.views().snapshot().applications();
@@ -115,6 +145,28 @@ public final class RebuildCostBench {
         System.out.printf("full JSON, best of " + n + ": snapshot %d µs, delta view %d µs, encode %d µs (EurekaCodec) / %d µs"
                         + " (FragmentCodec, warm), gzip %d µs%n",
                 snap / 1000, delta / 1000, enc / 1000, frag / 1000, gz / 1000);
+    }
+
+    private static long usedAfterGc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        Runtime rt = Runtime.getRuntime();
+        return rt.totalMemory() - rt.freeMemory();
+    }
+
+    private static byte[] gzip(byte[] plain, int level) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(plain.length / 8);
+        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(out, 8192) {
+            {
+                def.setLevel(level);
+            }
+        }) {
+            gz.write(plain);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return out.toByteArray();
     }
 
     private static String app(int a) {
