@@ -20,14 +20,16 @@ import java.util.function.LongSupplier;
  *
  * <p>An instance's fragment is its encoding split around its lease (the part a renewal changes), held per
  * (format, detail) actually requested and keyed by the instance's content apart from the lease
- * ({@link InstanceKey}). Memory: one fragment per live instance per shape in use, about the size of that
- * instance in the payload (~0.9 KB JSON full, ~1.2 KB XML full, ~0.4 KB compact) plus ~100 bytes of key and map
- * entry; a fragment no payload used for {@value #SWEEP_MILLIS} ms is dropped by the next sweep, so departed and
- * superseded instances go within twice that.
+ * ({@link InstanceKey}); full registry, delta, VIP and app payloads of one wire form share them. Memory, measured
+ * by {@code RebuildCostBench memory}: per live instance and per wire form in use, 1.07 KB JSON full, 0.70 KB JSON
+ * compact, 1.65 KB XML full, 0.82 KB XML compact (the encoded bytes plus the key, the map entry and the instance
+ * copy the key holds); a fragment no payload used for {@value #SWEEP_MILLIS} ms is dropped by the next sweep, so
+ * departed and superseded instances and wire forms nobody reads any more go within twice that.
  *
  * <p>Thread safety: fragments are immutable byte arrays published through concurrent maps; two threads that miss
- * the same fragment both encode it and one copy wins, which is harmless. The last-use time is a volatile that any
- * builder may overwrite.
+ * the same fragment both encode it and one copy wins, which is harmless (application shells are made under
+ * {@code computeIfAbsent}). The last-use time and a fragment's last lease bytes are volatiles that any builder may
+ * overwrite; a sweep racing a build can drop a fragment that build still uses, which costs one re-encode later.
  */
 public final class FragmentCodec {
     static final long SWEEP_MILLIS = 10_000;
