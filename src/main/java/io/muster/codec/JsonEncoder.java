@@ -89,6 +89,59 @@ final class JsonEncoder {
 
     /** An instance object without the {@code instance} wrapper, as nested in replication items. */
     static void instanceBody(JsonGenerator g, InstanceInfo i, Detail detail) throws IOException {
+        instanceBody(g, i, detail, null);
+    }
+
+    /**
+     * An instance object in two parts, split around its {@code leaseInfo} (which renewals change every few seconds
+     * while the rest stays put): {@code [before, after]}, {@code after} empty for the compact layout, which has no
+     * lease. {@link FragmentCodec} keeps these and writes the lease between them with {@link #leaseInfo}.
+     */
+    static byte[][] instanceParts(InstanceInfo i, Detail detail) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        int[] marks = {-1, -1};
+        writeTo(out, g -> instanceBody(g, i, detail, new LeaseMarks(g, out, marks)));
+        byte[] all = out.toByteArray();
+        if (marks[0] < 0) {
+            return new byte[][]{all, new byte[0]};
+        }
+        return new byte[][]{java.util.Arrays.copyOfRange(all, 0, marks[0]),
+                java.util.Arrays.copyOfRange(all, marks[1], all.length)};
+    }
+
+    /** Records where the lease starts and ends in the output: flushing hands the generator's buffer to {@code out}. */
+    private record LeaseMarks(JsonGenerator g, ByteArrayOutputStream out, int[] marks) {
+        void mark(int which) throws IOException {
+            g.flush();
+            marks[which] = out.size();
+        }
+    }
+
+    private static final byte[] LEASE_START = ascii(",\"leaseInfo\":{\"renewalIntervalInSecs\":");
+    private static final byte[] DURATION = ascii(",\"durationInSecs\":");
+    private static final byte[] REGISTRATION = ascii(",\"registrationTimestamp\":");
+    private static final byte[] LAST_RENEWAL = ascii(",\"lastRenewalTimestamp\":");
+    private static final byte[] EVICTION = ascii(",\"evictionTimestamp\":");
+    private static final byte[] SERVICE_UP = ascii(",\"serviceUpTimestamp\":");
+
+    /**
+     * The bytes {@link #lease} writes inside an instance (with the comma before it), written without a generator:
+     * it is the one part of an instance that is encoded on every rebuild. Jackson writes ints and longs as plain
+     * decimals, as {@link Bytes#decimal} does; the fragment tests compare the two on every layout.
+     */
+    static void leaseInfo(Bytes out, LeaseInfo l) {
+        out.raw(LEASE_START).decimal(l.renewalIntervalInSecs()).raw(DURATION).decimal(l.durationInSecs())
+                .raw(REGISTRATION).decimal(l.registrationTimestamp()).raw(LAST_RENEWAL)
+                .decimal(l.lastRenewalTimestamp()).raw(EVICTION).decimal(l.evictionTimestamp())
+                .raw(SERVICE_UP).decimal(l.serviceUpTimestamp()).raw('}');
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    private static void instanceBody(JsonGenerator g, InstanceInfo i, Detail detail, LeaseMarks marks)
+            throws IOException {
         g.writeStartObject();
         if (i.instanceId() != null) {
             g.writeStringField("instanceId", i.instanceId());
@@ -113,7 +166,13 @@ final class JsonEncoder {
             dataCenter(g, i.dataCenterInfo(), detail);
         }
         if (full) {
+            if (marks != null) {
+                marks.mark(0);
+            }
             lease(g, i.leaseInfo());
+            if (marks != null) {
+                marks.mark(1);
+            }
             g.writeFieldName("metadata");
             stringMap(g, i.metadata());
             optional(g, "appGroupName", i.appGroupName());

@@ -95,7 +95,54 @@ final class XmlEncoder {
         sb.append("</application>");
     }
 
+    /**
+     * An {@code <instance>} element in two parts split around its {@code <leaseInfo>}, as
+     * {@link JsonEncoder#instanceParts} does for JSON.
+     */
+    static byte[][] instanceParts(InstanceInfo i, Detail detail) {
+        StringBuilder sb = new StringBuilder(1024);
+        int[] marks = {-1, -1};
+        instanceElement(sb, i, detail, marks);
+        if (marks[0] < 0) {
+            return new byte[][]{bytes(sb), new byte[0]};
+        }
+        return new byte[][]{sb.substring(0, marks[0]).getBytes(StandardCharsets.UTF_8),
+                sb.substring(marks[1]).getBytes(StandardCharsets.UTF_8)};
+    }
+
+    private static final byte[][] LEASE_PARTS = leaseParts();
+
+    /**
+     * The {@code <leaseInfo>} element as {@link #lease} writes it, straight into bytes: it is the one part of an
+     * instance written on every rebuild after a renewal. The fragment tests compare the two.
+     */
+    static void leaseInfo(Bytes out, LeaseInfo l) {
+        out.raw(LEASE_PARTS[0]).decimal(l.renewalIntervalInSecs()).raw(LEASE_PARTS[1]).decimal(l.durationInSecs())
+                .raw(LEASE_PARTS[2]).decimal(l.registrationTimestamp()).raw(LEASE_PARTS[3])
+                .decimal(l.lastRenewalTimestamp()).raw(LEASE_PARTS[4]).decimal(l.evictionTimestamp())
+                .raw(LEASE_PARTS[5]).decimal(l.serviceUpTimestamp()).raw(LEASE_PARTS[6]);
+    }
+
+    /** The text between the six numbers of {@link #lease}, taken from its own output so the two cannot differ. */
+    private static byte[][] leaseParts() {
+        StringBuilder sb = new StringBuilder(320);
+        lease(sb, new LeaseInfo(1, 2, 3, 4, 5, 6));
+        String[] parts = sb.toString().split("[1-6]", -1);   // the element names carry no digits
+        if (parts.length != 7) {
+            throw new IllegalStateException("unexpected leaseInfo layout: " + sb);
+        }
+        byte[][] bytes = new byte[parts.length][];
+        for (int i = 0; i < parts.length; i++) {
+            bytes[i] = parts[i].getBytes(StandardCharsets.US_ASCII);
+        }
+        return bytes;
+    }
+
     private static void instanceElement(StringBuilder sb, InstanceInfo i, Detail detail) {
+        instanceElement(sb, i, detail, null);
+    }
+
+    private static void instanceElement(StringBuilder sb, InstanceInfo i, Detail detail, int[] leaseMarks) {
         boolean full = detail == Detail.FULL;
         sb.append("<instance>");
         optional(sb, "instanceId", i.instanceId());
@@ -118,7 +165,13 @@ final class XmlEncoder {
             dataCenter(sb, i.dataCenterInfo(), detail);
         }
         if (full) {
+            if (leaseMarks != null) {
+                leaseMarks[0] = sb.length();
+            }
             lease(sb, i.leaseInfo());
+            if (leaseMarks != null) {
+                leaseMarks[1] = sb.length();
+            }
             metadata(sb, i.metadata());
             optional(sb, "appGroupName", i.appGroupName());
             optional(sb, "homePageUrl", i.homePageUrl());

@@ -30,7 +30,41 @@ public record InstanceInfo(
         leaseInfo = leaseInfo == null ? LeaseInfo.DEFAULT : leaseInfo;
         // insertion order is kept so that what a client registered is echoed back in the same order
         metadata = metadata == null || metadata.isEmpty() ? Map.of()
-                : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+                : metadata instanceof FrozenMetadata ? metadata : new FrozenMetadata(metadata);
+    }
+
+    /**
+     * Metadata as this constructor copied it, recognised by the next copy of the instance and shared rather than
+     * copied again: every read decorates each instance with its lease into a new copy (10,000 per registry
+     * rebuild), and the response cache's fragment keys compare metadata, which is then one reference check.
+     * Only this constructor creates one, so an instance of it is known to be immutable. Thread-safe: immutable.
+     */
+    private static final class FrozenMetadata extends java.util.AbstractMap<String, String> {
+        private final Map<String, String> entries;
+
+        FrozenMetadata(Map<String, String> from) {
+            this.entries = Collections.unmodifiableMap(new LinkedHashMap<>(from));
+        }
+
+        @Override
+        public java.util.Set<Entry<String, String>> entrySet() {
+            return entries.entrySet();
+        }
+
+        @Override
+        public String get(Object key) {
+            return entries.get(key);
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return entries.containsKey(key);
+        }
+
+        @Override
+        public int size() {
+            return entries.size();
+        }
     }
 
     /** The registry key and the {@code {id}} in URLs: instanceId, else the AWS instance id, else the host name. */

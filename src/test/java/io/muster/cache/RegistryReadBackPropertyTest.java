@@ -95,16 +95,29 @@ class RegistryReadBackPropertyTest {
         int writes = 1 + random.nextInt(4);
         for (int w = 0; w < writes; w++) {
             long before = registry.sequence();
-            Applications stateBefore = registry.views().snapshot().applications();
+            Applications stateBefore = withoutRenewals(registry.views().snapshot().applications());
             int kind = random.nextInt(10);
             boolean accepted = kind < 6 ? register(random) : kind < 8 ? updateMetadata(random) : batch(random);
             if (accepted) {
                 everyClientReadsBack();
             } else {
                 assertThat(registry.sequence()).as("refused write changed the registry: %s", log).isEqualTo(before);
-                assertThat(registry.views().snapshot().applications()).as("%s", log).isEqualTo(stateBefore);
+                // as in Eureka, a peer's heartbeat answered 404 (its copy is newer: it must register again) still
+                // renews the lease; that is not a change clients see
+                assertThat(withoutRenewals(registry.views().snapshot().applications())).as("%s", log)
+                        .isEqualTo(stateBefore);
             }
         }
+    }
+
+    private static Applications withoutRenewals(Applications apps) {
+        return new Applications(apps.version(), apps.appsHashCode(), apps.applications().stream()
+                .map(a -> new io.muster.model.Application(a.name(), a.instances().stream()
+                        .map(i -> i.withLeaseInfo(new io.muster.model.LeaseInfo(i.leaseInfo().renewalIntervalInSecs(),
+                                i.leaseInfo().durationInSecs(), i.leaseInfo().registrationTimestamp(), 0,
+                                i.leaseInfo().evictionTimestamp(), i.leaseInfo().serviceUpTimestamp())))
+                        .toList()))
+                .toList());
     }
 
     // ------------------------------------------------------------------------------------------------ writes

@@ -1,0 +1,222 @@
+package io.muster.codec;
+
+import io.muster.model.Application;
+import io.muster.model.Applications;
+import io.muster.model.InstanceInfo;
+import io.muster.model.LeaseInfo;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Encodes registry payloads from per-instance fragments kept ready in each wire form, producing exactly the
+ * bytes of {@link EurekaCodec} (which stays the reference: the envelope and each fragment come from its
+ * encoders, and {@code FragmentsTest} compares whole payloads). Rebuilding a 10,000-instance registry then costs
+ * a copy of ready bytes plus each instance's lease numbers, instead of a full re-encode, however often it is
+ * rebuilt.
+ *
+ * <p>An instance's fragment is its encoding split around its lease (the part a renewal changes), held per
+ * (format, detail) actually requested and keyed by the instance's content apart from the lease
+ * ({@link InstanceKey}); full registry, delta, VIP and app payloads of one wire form share them. Memory, measured
+ * by {@code RebuildCostBench memory}: per live instance and per wire form in use, 1.07 KB JSON full, 0.70 KB JSON
+ * compact, 1.65 KB XML full, 0.82 KB XML compact (the encoded bytes plus the key, the map entry and the instance
+ * copy the key holds); a fragment no payload used for {@value #SWEEP_MILLIS} ms is dropped by the next sweep, so
+ * departed and superseded instances and wire forms nobody reads any more go within twice that.
+ *
+ * <p>Thread safety: fragments are immutable byte arrays published through concurrent maps; two threads that miss
+ * the same fragment both encode it and one copy wins, which is harmless (application shells are made under
+ * {@code computeIfAbsent}). The last-use time and a fragment's last lease bytes are volatiles that any builder may
+ * overwrite; a sweep racing a build can drop a fragment that build still uses, which costs one re-encode later.
+ */
+public final class FragmentCodec {
+    static final long SWEEP_MILLIS = 10_000;
+    private static final byte[] JSON_APPLICATION_LIST = "\"application\":[]".getBytes(StandardCharsets.US_ASCII);
+    private static final int JSON_APPLICATION_WRAPPER = "{\"application\":".length();
+    private static final byte[] XML_APPLICATIONS_END = "</applications>".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] XML_APPLICATION_END = "</application>".getBytes(StandardCharsets.US_ASCII);
+    private final LongSupplier millis;
+    /** Indexed by {@link #shape}: one map per wire format and detail. */
+    private final List<Map<InstanceKey, Fragment>> fragments = List.of(new ConcurrentHashMap<>(),
+            new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+    /** The encoding of each application without its instances, per shape, by app name: it frames the fragments. */
+    private final List<Map<String, Fragment>> shells = List.of(new ConcurrentHashMap<>(),
+            new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+    private volatile long lastSweep;
+
+    /** @param millis the clock that ages unused fragments */
+    public FragmentCodec(LongSupplier millis) {
+        this.millis = millis;
+        this.lastSweep = millis.getAsLong();
+    }
+
+    /** The bytes of {@link EurekaCodec#encode(WireFormat, Applications, Detail)}. */
+    public byte[] encode(WireFormat format, Applications apps, Detail detail) {
+        byte[] empty = EurekaCodec.encode(format, new Applications(apps.version(), apps.appsHashCode(), List.of()),
+                detail);
+        int split = format == WireFormat.JSON
+                ? indexOf(empty, JSON_APPLICATION_LIST) + JSON_APPLICATION_LIST.length - 1
+                : empty.length - XML_APPLICATIONS_END.length;
+        long now = millis.getAsLong();
+        Assembly out = new Assembly(4 + 3 * apps.instanceCount() + 3 * apps.applications().size());
+        out.add(empty, 0, split);
+        boolean first = true;
+        for (Application app : apps.applications()) {
+            if (!first && format == WireFormat.JSON) {
+                out.comma();
+            }
+            first = false;
+            byte[] shell = shell(format, detail, app.name(), now);
+            if (format == WireFormat.JSON) {
+                // {"application":{"name":..,"instance":[]}} without its wrapper object
+                application(out, format, detail, app, shell, JSON_APPLICATION_WRAPPER, shell.length - 1, now);
+            } else {
+                application(out, format, detail, app, shell, 0, shell.length, now);
+            }
+        }
+        out.add(empty, split, empty.length - split);
+        sweepIfDue(now);
+        return out.toByteArray();
+    }
+
+    /** The bytes of {@link EurekaCodec#encode(WireFormat, Application, Detail)}. */
+    public byte[] encode(WireFormat format, Application app, Detail detail) {
+        long now = millis.getAsLong();
+        byte[] shell = shell(format, detail, app.name(), now);
+        Assembly out = new Assembly(4 + 3 * app.instances().size());
+        application(out, format, detail, app, shell, 0, shell.length, now);
+        sweepIfDue(now);
+        return out.toByteArray();
+    }
+
+    /** Instance fragments held, all shapes together (for tests and the memory figure). */
+    public int size() {
+        return fragments.stream().mapToInt(Map::size).sum();
+    }
+
+    /**
+     * One application: {@code shell[from, to)} is the encoding of the same application without instances, which
+     * is split where its instances go (before the last {@code ]} in JSON, before the closing tag in XML).
+     */
+    private void application(Assembly out, WireFormat format, Detail detail, Application app, byte[] shell, int from,
+                             int to, long now) {
+        int split = format == WireFormat.JSON ? lastIndexOf(shell, (byte) ']', to) : to - XML_APPLICATION_END.length;
+        out.add(shell, from, split - from);
+        Map<InstanceKey, Fragment> held = fragments.get(shape(format, detail));
+        boolean first = true;
+        for (InstanceInfo i : app.instances()) {
+            if (!first && format == WireFormat.JSON) {
+                out.comma();
+            }
+            first = false;
+            Fragment f = fragment(held, format, detail, i);
+            f.lastUsed = now;
+            out.add(f.beforeLease);
+            if (detail == Detail.FULL) {
+                out.add(f.lease(format, i.leaseInfo()));
+            }
+            out.add(f.afterLease);
+        }
+        out.add(shell, split, to - split);
+    }
+
+    private byte[] shell(WireFormat format, Detail detail, String name, long now) {
+        Fragment f = shells.get(shape(format, detail)).computeIfAbsent(name, n -> new Fragment(
+                EurekaCodec.encode(format, new Application(n, List.of()), detail), new byte[0]));
+        f.lastUsed = now;
+        return f.beforeLease;
+    }
+
+    private static Fragment fragment(Map<InstanceKey, Fragment> held, WireFormat format, Detail detail,
+                                     InstanceInfo i) {
+        InstanceKey key = new InstanceKey(i);
+        Fragment f = held.get(key);
+        if (f == null) {
+            byte[][] parts = format == WireFormat.JSON ? JsonEncoder.instanceParts(i, detail)
+                    : XmlEncoder.instanceParts(i, detail);
+            f = new Fragment(parts[0], parts[1]);
+            Fragment raced = held.putIfAbsent(key, f);
+            f = raced != null ? raced : f;
+        }
+        return f;
+    }
+
+    /** Drops fragments unused since the previous sweep: superseded and departed instances, shapes nobody reads. */
+    private void sweepIfDue(long now) {
+        long since = lastSweep;
+        if (now - since < SWEEP_MILLIS) {
+            return;
+        }
+        lastSweep = now;
+        for (Map<InstanceKey, Fragment> held : fragments) {
+            held.values().removeIf(f -> f.lastUsed < since);
+        }
+        for (Map<String, Fragment> held : shells) {
+            held.values().removeIf(f -> f.lastUsed < since);
+        }
+    }
+
+    private static int shape(WireFormat format, Detail detail) {
+        return format.ordinal() * 2 + detail.ordinal();
+    }
+
+    private static int indexOf(byte[] in, byte[] what) {
+        outer:
+        for (int i = 0; i + what.length <= in.length; i++) {
+            for (int j = 0; j < what.length; j++) {
+                if (in[i + j] != what[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new IllegalStateException("no application list in the envelope");
+    }
+
+    private static int lastIndexOf(byte[] in, byte b, int before) {
+        for (int i = before - 1; i >= 0; i--) {
+            if (in[i] == b) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no instance list in the application");
+    }
+
+    /**
+     * An instance's bytes on either side of its lease, and the lease as last written: a lease changes at each
+     * renewal (every 30 s for Eureka clients), rebuilds happen every 500 ms, so most rebuilds find it unchanged.
+     * The arrays are immutable; the lease pair is published whole through a volatile.
+     */
+    private static final class Fragment {
+        final byte[] beforeLease;
+        final byte[] afterLease;
+        volatile long lastUsed;
+        private volatile LeaseBytes lease;
+
+        Fragment(byte[] beforeLease, byte[] afterLease) {
+            this.beforeLease = beforeLease;
+            this.afterLease = afterLease;
+        }
+
+        byte[] lease(WireFormat format, LeaseInfo info) {
+            LeaseBytes last = lease;
+            if (last != null && last.info.equals(info)) {
+                return last.bytes;
+            }
+            Bytes out = new Bytes(200);
+            if (format == WireFormat.JSON) {
+                JsonEncoder.leaseInfo(out, info);
+            } else {
+                XmlEncoder.leaseInfo(out, info);
+            }
+            byte[] bytes = out.toByteArray();
+            lease = new LeaseBytes(info, bytes);
+            return bytes;
+        }
+    }
+
+    private record LeaseBytes(LeaseInfo info, byte[] bytes) {
+    }
+}
