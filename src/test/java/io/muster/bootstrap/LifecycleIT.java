@@ -101,7 +101,7 @@ class LifecycleIT {
             added.merge(e.getKey(), -e.getValue(), Long::sum);
         }
         added.values().removeIf(n -> n <= 0);
-        assertThat(liveThreads()).as("threads after ten more redeploys; new: " + added)
+        assertThat(liveThreadsSettlingTo(baseline + 2)).as("threads after ten more redeploys; new: " + added)
                 .isLessThanOrEqualTo(baseline + 2);
         assertThat(http.get("health/ready").status()).isEqualTo(404);
     }
@@ -122,11 +122,21 @@ class LifecycleIT {
                 java.util.stream.Collectors.groupingBy(Thread::getName, java.util.stream.Collectors.counting()));
     }
 
-    private static long liveThreads() throws InterruptedException {
+    private static long liveThreads() {
         System.gc();
-        Thread.sleep(200);
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
                 .filter(t -> !isContainerAdminThread(t)).count();
+    }
+
+    /** The live thread count, asked until it is at most {@code ceiling} or 10 s have passed (threads end late). */
+    private static long liveThreadsSettlingTo(long ceiling) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        long n = liveThreads();
+        while (n > ceiling && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            n = liveThreads();
+        }
+        return n;
     }
 
     @Test
