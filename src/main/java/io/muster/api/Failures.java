@@ -32,7 +32,7 @@ public final class Failures {
         return unexpected(t);
     }
 
-    public static Reply unexpected(Throwable t) {
+    private static Reply unexpected(Throwable t) {
         String id = UUID.randomUUID().toString();
         LOG.log(Level.SEVERE, "Unexpected error " + id, t);
         return Reply.text(500, "internal error " + id);

@@ -80,11 +80,10 @@ public final class RegistryReads {
             return Reply.empty(404);
         }
         boolean gzip = acceptEncoding != null && acceptEncoding.contains("gzip");
-        Map<String, String> headers = gzip ? GZIP : PLAIN;
-        if (entity == CacheKey.Entity.ALL_APPS || entity == CacheKey.Entity.DELTA) {
-            headers = new java.util.HashMap<>(headers);
-            headers.put(INDEX_HEADER, Long.toString(payload.builtFrom()));
-        }
+        String builtFrom = Long.toString(payload.builtFrom());
+        Map<String, String> headers = !regional ? (gzip ? GZIP : PLAIN)
+                : gzip ? Map.of("Vary", VARY, "Content-Encoding", "gzip", INDEX_HEADER, builtFrom)
+                : Map.of("Vary", VARY, INDEX_HEADER, builtFrom);
         return new Reply(200, cacheKey.format().mediaType(), gzip ? cache.gzipped(cacheKey, payload) : payload.bytes(),
                 headers);
     }

@@ -1,5 +1,6 @@
 package io.muster.web;
 
+import io.muster.api.Reply;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -30,7 +31,8 @@ final class Authenticator {
                 return true;
             }
         }
-        write(rsp, HttpServletResponse.SC_FORBIDDEN, "forbidden: this needs the role " + String.join(" or ", roles));
+        FrontDoor.write(rsp, Reply.text(HttpServletResponse.SC_FORBIDDEN,
+                "forbidden: this needs the role " + String.join(" or ", roles)));
         return false;
     }
 
@@ -80,14 +82,6 @@ final class Authenticator {
         if (challenge) {
             rsp.setHeader("WWW-Authenticate", "Basic realm=\"muster\"");
         }
-        write(rsp, HttpServletResponse.SC_UNAUTHORIZED, "unauthorized");
-    }
-
-    private static void write(HttpServletResponse rsp, int status, String message) throws IOException {
-        byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
-        rsp.setStatus(status);
-        rsp.setContentType("text/plain;charset=UTF-8");
-        rsp.setContentLength(body.length);
-        rsp.getOutputStream().write(body);
+        FrontDoor.write(rsp, Reply.text(HttpServletResponse.SC_UNAUTHORIZED, "unauthorized"));
     }
 }

@@ -59,11 +59,8 @@ class RestartWithoutGapIT {
 
     @Test
     void aClientPollingThroughARedeployNeverSeesFewerInstances() throws Exception {
-        Path dir = Files.createTempDirectory("muster-snapshots");
-        System.setProperty("eureka.server.snapshot.enabled", "true");
-        System.setProperty("eureka.server.snapshot.directory", dir.toString());
-        String port = System.getProperty("payara.test.http.port", "18090");
-        Http http = new Http("http://127.0.0.1:" + port + "/gapless/");
+        Path dir = snapshotsSwitchedOn();
+        Http http = gaplessServer();
         try {
             deployer.deploy("gapless");
             for (int a = 0; a < APPS; a++) {
@@ -115,19 +112,15 @@ class RestartWithoutGapIT {
             assertThat(Files.list(dir).map(p -> p.getFileName().toString()).toList())
                     .anyMatch(n -> n.startsWith("registry-") && n.endsWith(".snapshot"));
         } finally {
-            System.setProperty("eureka.server.snapshot.enabled", "false");
-            System.clearProperty("eureka.server.snapshot.directory");
+            snapshotsSwitchedOff();
             deployer.undeploy("gapless");
         }
     }
 
     @Test
     void aDamagedSnapshotIsIgnoredAndTheServerStarts() throws Exception {
-        Path dir = Files.createTempDirectory("muster-snapshots");
-        System.setProperty("eureka.server.snapshot.enabled", "true");
-        System.setProperty("eureka.server.snapshot.directory", dir.toString());
-        String port = System.getProperty("payara.test.http.port", "18090");
-        Http http = new Http("http://127.0.0.1:" + port + "/gapless/");
+        Path dir = snapshotsSwitchedOn();
+        Http http = gaplessServer();
         try {
             deployer.deploy("gapless");
             assertThat(http.postJson("apps/APP", instanceJson("APP", "one", "UP", 1)).status()).isEqualTo(204);
@@ -142,9 +135,25 @@ class RestartWithoutGapIT {
             assertThat(http.get("health/ready").status()).isEqualTo(200);
             assertThat(instances(http.getJson("apps/").text())).isZero();
         } finally {
-            System.setProperty("eureka.server.snapshot.enabled", "false");
-            System.clearProperty("eureka.server.snapshot.directory");
+            snapshotsSwitchedOff();
             deployer.undeploy("gapless");
         }
+    }
+
+    /** Snapshots on, in a directory of this test's own (system properties outrank the WAR's settings). */
+    private static Path snapshotsSwitchedOn() throws java.io.IOException {
+        Path dir = Files.createTempDirectory("muster-snapshots");
+        System.setProperty("eureka.server.snapshot.enabled", "true");
+        System.setProperty("eureka.server.snapshot.directory", dir.toString());
+        return dir;
+    }
+
+    private static void snapshotsSwitchedOff() {
+        System.setProperty("eureka.server.snapshot.enabled", "false");
+        System.clearProperty("eureka.server.snapshot.directory");
+    }
+
+    private static Http gaplessServer() {
+        return new Http("http://127.0.0.1:" + System.getProperty("payara.test.http.port", "18090") + "/gapless/");
     }
 }
