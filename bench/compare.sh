@@ -117,6 +117,11 @@ fi
 if wanted floor && [ "$target" != payara ]; then
   warm "$mport" fetch --kind floor --seconds 5 --concurrency 16
 fi
+if wanted mixed; then   # the churn paths (delta rebuilds under registrations) get compiled before they are measured
+  for port in "$mport" "$aport"; do
+    warm "$port" mixed --instances "$n" --apps "$apps" --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --seconds 20 --concurrency 16
+  done
+fi
 
 echo "measuring..."
 both register register --instances "$n" --apps "$apps" --concurrency 16

@@ -1,5 +1,7 @@
 package io.muster.cache;
 
+import io.muster.codec.SegmentedDocument;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,14 +9,19 @@ import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Encoded response bytes and their gzip form (compressed once, on first use), tagged with the registry change
+ * Encoded response bytes and their gzip form (compressed once, on first use; a segmented payload compresses only
+ * the segments not compressed before), tagged with the registry change
  * sequence they were built from. An empty payload means "not found".
  *
- * <p>Thread safety: immutable apart from the memoized gzip bytes and the last read time, both volatile; two threads
- * may both compress once, which is harmless.
+ * <p>Thread safety: immutable apart from the memoized plain and gzip bytes and the last read time, all volatile; two
+ * threads may both join or compress once, which is harmless.
  */
 public final class Payload {
-    private final byte[] bytes;
+    /** The plain bytes: given, or joined from {@link #document} on first use. */
+    private volatile byte[] bytes;
+    /** Null when the bytes were given. */
+    private final SegmentedDocument document;
+    private final long length;
     private final long builtFrom;
     private final long remoteGeneration;
     private volatile byte[] gzipped;
@@ -28,6 +35,16 @@ public final class Payload {
     /** @param remoteGeneration the remote regions' generation read before the payload was built */
     Payload(byte[] bytes, long builtFrom, long remoteGeneration) {
         this.bytes = bytes;
+        this.document = null;
+        this.length = bytes.length;
+        this.builtFrom = builtFrom;
+        this.remoteGeneration = remoteGeneration;
+    }
+
+    /** A payload joined from segments: its plain bytes are made only if a client asks for them. */
+    Payload(SegmentedDocument document, long builtFrom, long remoteGeneration) {
+        this.document = document;
+        this.length = document.length();
         this.builtFrom = builtFrom;
         this.remoteGeneration = remoteGeneration;
     }
@@ -37,19 +54,24 @@ public final class Payload {
     }
 
     public boolean isEmpty() {
-        return bytes.length == 0;
+        return length == 0;
     }
 
     /** The plain bytes. Callers must not modify the array. */
     public byte[] bytes() {
-        return bytes;
+        byte[] b = bytes;
+        if (b == null) {
+            b = document.plain();
+            bytes = b;
+        }
+        return b;
     }
 
     /** The gzip bytes. Callers must not modify the array. */
     public byte[] gzipped() {
         byte[] g = gzipped;
         if (g == null) {
-            g = gzip(bytes);
+            g = document != null ? document.gzip() : gzip(bytes);
             gzipped = g;
         }
         return g;

@@ -6,9 +6,11 @@ import com.google.common.cache.CacheLoader;
 import com.google.common.cache.LoadingCache;
 import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.muster.codec.FragmentCodec;
+import io.muster.codec.RegistrySegments;
 import io.muster.config.ServerConfig.ResponseCacheConfig;
 import io.muster.model.InstanceInfo;
 import io.muster.model.VipKind;
+import io.muster.registry.AppGroups;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.RegistryChange;
 import io.muster.registry.RegistryListener;
@@ -64,6 +66,8 @@ public final class ResponseCache implements RegistryListener {
     private final LongAdder buildNanos = new LongAdder();
     /** Per-instance fragments that rebuilds assemble payloads from instead of re-encoding every instance. */
     private final FragmentCodec codec;
+    /** Per-application segments of the local full registry and delta, rebuilt where they changed. */
+    private final RegistrySegments segments;
 
     public ResponseCache(InstanceRegistry registry, ResponseCacheConfig config, Clock clock) {
         this(registry, RemoteRegions.NONE, config, clock);
@@ -79,6 +83,7 @@ public final class ResponseCache implements RegistryListener {
         this.clock = clock;
         this.useReadOnly = config.useReadOnlyCache();
         this.codec = new FragmentCodec(clock::millis);
+        this.segments = new RegistrySegments(clock::millis);
         Ticker ticker = new Ticker() {
             @Override
             public long read() {
@@ -171,6 +176,10 @@ public final class ResponseCache implements RegistryListener {
         long t0 = System.nanoTime();
         long sequence = registry.sequence();   // read before the data: a later change makes this payload stale
         long generation = remote.generation(); // likewise for the remote regions' copies
+        if (key.regions().isEmpty() && (key.entity() == CacheKey.Entity.ALL_APPS
+                || key.entity() == CacheKey.Entity.DELTA)) {
+            return segmented(key, t0, sequence, generation);
+        }
         byte[] bytes = switch (key.entity()) {
             case ALL_APPS -> encode(key, remote.merged(registry.views().snapshot().applications(), key.regionList()));
             case DELTA -> encode(key, remote.mergedDelta(registry.views().delta().applications(), key.regionList()));
@@ -180,7 +189,18 @@ public final class ResponseCache implements RegistryListener {
                     .map(app -> codec.encode(key.format(), app, key.detail()))
                     .orElse(new byte[0]);
         };
-        Payload payload = new Payload(bytes, sequence, generation);
+        return built(key, new Payload(bytes, sequence, generation), t0);
+    }
+
+    /** The local full registry or delta, re-encoding only the applications that changed since the last build. */
+    private Payload segmented(CacheKey key, long t0, long sequence, long generation) {
+        boolean delta = key.entity() == CacheKey.Entity.DELTA;
+        AppGroups groups = delta ? registry.views().deltaGroups() : registry.views().groups();
+        return built(key, new Payload(segments.encode(key.format(), key.detail(), delta, groups), sequence,
+                generation), t0);
+    }
+
+    private Payload built(CacheKey key, Payload payload, long t0) {
         if (gzipWanted.contains(key) && !payload.isEmpty()) {
             payload.gzipped();
         }

@@ -33,9 +33,6 @@ import java.util.function.LongSupplier;
  */
 public final class FragmentCodec {
     static final long SWEEP_MILLIS = 10_000;
-    private static final byte[] JSON_APPLICATION_LIST = "\"application\":[]".getBytes(StandardCharsets.US_ASCII);
-    private static final int JSON_APPLICATION_WRAPPER = "{\"application\":".length();
-    private static final byte[] XML_APPLICATIONS_END = "</applications>".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] XML_APPLICATION_END = "</application>".getBytes(StandardCharsets.US_ASCII);
     private final LongSupplier millis;
     /** Indexed by {@link #shape}: one map per wire format and detail. */
@@ -54,29 +51,21 @@ public final class FragmentCodec {
 
     /** The bytes of {@link EurekaCodec#encode(WireFormat, Applications, Detail)}. */
     public byte[] encode(WireFormat format, Applications apps, Detail detail) {
-        byte[] empty = EurekaCodec.encode(format, new Applications(apps.version(), apps.appsHashCode(), List.of()),
-                detail);
-        int split = format == WireFormat.JSON
-                ? indexOf(empty, JSON_APPLICATION_LIST) + JSON_APPLICATION_LIST.length - 1
-                : empty.length - XML_APPLICATIONS_END.length;
+        Envelope envelope = Envelope.of(format, apps.version(), apps.appsHashCode(), detail);
         long now = millis.getAsLong();
         Assembly out = new Assembly(4 + 3 * apps.instanceCount() + 3 * apps.applications().size());
-        out.add(empty, 0, split);
+        out.add(envelope.head());
         boolean first = true;
         for (Application app : apps.applications()) {
-            if (!first && format == WireFormat.JSON) {
-                out.comma();
+            if (!first) {
+                out.add(envelope.separator());
             }
             first = false;
             byte[] shell = shell(format, detail, app.name(), now);
-            if (format == WireFormat.JSON) {
-                // {"application":{"name":..,"instance":[]}} without its wrapper object
-                application(out, format, detail, app, shell, JSON_APPLICATION_WRAPPER, shell.length - 1, now);
-            } else {
-                application(out, format, detail, app, shell, 0, shell.length, now);
-            }
+            application(out, format, detail, app, shell, Envelope.listFormStart(format),
+                    Envelope.listFormEnd(format, shell.length), now);
         }
-        out.add(empty, split, empty.length - split);
+        out.add(envelope.tail());
         sweepIfDue(now);
         return out.toByteArray();
     }
@@ -160,19 +149,6 @@ public final class FragmentCodec {
 
     private static int shape(WireFormat format, Detail detail) {
         return format.ordinal() * 2 + detail.ordinal();
-    }
-
-    private static int indexOf(byte[] in, byte[] what) {
-        outer:
-        for (int i = 0; i + what.length <= in.length; i++) {
-            for (int j = 0; j < what.length; j++) {
-                if (in[i + j] != what[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        throw new IllegalStateException("no application list in the envelope");
     }
 
     private static int lastIndexOf(byte[] in, byte b, int before) {

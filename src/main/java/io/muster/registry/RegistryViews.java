@@ -2,7 +2,6 @@ package io.muster.registry;
 
 import io.muster.model.ActionType;
 import io.muster.model.Application;
-import io.muster.model.Applications;
 import io.muster.model.AppsHashCode;
 import io.muster.model.InstanceInfo;
 import io.muster.model.InstanceStatus;
@@ -14,7 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +31,7 @@ import java.util.function.Predicate;
  */
 public final class RegistryViews {
     private static final int STATUSES = InstanceStatus.values().length;
+    private static final Comparator<AppGroups.Group> BY_APP = Comparator.comparing(AppGroups.Group::app);
     private final Map<String, Map<String, Lease>> apps;
     private final ReentrantLock changeLock;
     private final RecentChanges recentChanges;
@@ -51,6 +51,12 @@ public final class RegistryViews {
     public Optional<Lease> lease(String app, String id) {
         Map<String, Lease> leases = apps.get(InstanceRegistry.normalize(app));
         return Optional.ofNullable(leases == null ? null : leases.get(id));
+    }
+
+    /** The lease of a stored instance, whose app name is already normalized. */
+    private Lease liveLease(InstanceInfo stored) {
+        Map<String, Lease> leases = apps.get(stored.app());
+        return leases == null ? null : leases.get(stored.id());
     }
 
     public Optional<InstanceInfo> instance(String app, String id) {
@@ -81,16 +87,23 @@ public final class RegistryViews {
 
     /** The full registry, version 1, with its hash; taken under the change lock so hash and content agree. */
     public RegistrySnapshot snapshot() {
+        AppGroups all = groups();
+        return new RegistrySnapshot(all.decorated(), all.sequence());
+    }
+
+    /** The full registry as {@link #snapshot()}, its instances not yet decorated (for incremental payloads). */
+    public AppGroups groups() {
         return filtered(1, i -> true);
     }
 
     /** Instances whose VIP address list of that kind contains {@code vip} exactly; version -1 as in Eureka. */
     public RegistrySnapshot vip(VipKind kind, String vip) {
-        return filtered(-1, i -> i.vips(kind).contains(vip));
+        AppGroups matching = filtered(-1, i -> i.vips(kind).contains(vip));
+        return new RegistrySnapshot(matching.decorated(), matching.sequence());
     }
 
-    private RegistrySnapshot filtered(long version, Predicate<InstanceInfo> filter) {
-        List<List<Lease>> perApp = new ArrayList<>();
+    private AppGroups filtered(long version, Predicate<InstanceInfo> filter) {
+        List<AppGroups.Group> groups = new ArrayList<>();
         Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
         long seq;
         changeLock.lock();
@@ -105,19 +118,18 @@ public final class RegistryViews {
                     }
                 }
                 if (!kept.isEmpty()) {
-                    perApp.add(kept);
+                    InstanceInfo[] sources = new InstanceInfo[kept.size()];
+                    for (int i = 0; i < sources.length; i++) {
+                        sources[i] = kept.get(i).instance();
+                    }
+                    groups.add(new AppGroups.Group(sources[0].app(), sources, kept.toArray(new Lease[0])));
                 }
             }
         } finally {
             changeLock.unlock();
         }
-        List<Application> result = new ArrayList<>(perApp.size());
-        for (List<Lease> leases : perApp) {
-            result.add(new Application(leases.get(0).instance().app(),
-                    leases.stream().map(Lease::decorated).toList()));
-        }
-        result.sort(Comparator.comparing(Application::name));
-        return new RegistrySnapshot(new Applications(version, AppsHashCode.of(counts), result), seq);
+        groups.sort(BY_APP);
+        return new AppGroups(version, AppsHashCode.of(counts), groups, seq);
     }
 
     /**
@@ -125,7 +137,14 @@ public final class RegistryViews {
      * whole registry at that same moment, so a client that merges it computes the same hash.
      */
     public RegistrySnapshot delta() {
-        Map<String, List<InstanceInfo>> byApp = new LinkedHashMap<>();
+        AppGroups changed = deltaGroups();
+        return new RegistrySnapshot(changed.decorated(), changed.sequence());
+    }
+
+    /** The delta as {@link #delta()}, its instances not yet decorated; apps sorted by name. */
+    public AppGroups deltaGroups() {
+        Map<String, List<InstanceInfo>> sourcesByApp = new HashMap<>();
+        Map<String, List<Lease>> leasesByApp = new HashMap<>();
         Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
         long seq;
         long version;
@@ -138,20 +157,22 @@ public final class RegistryViews {
                     counts.merge(lease.instance().status(), 1, Integer::sum);
                 }
             }
-            for (RecentChanges.Entry e : recentChanges.latestByInstance().values()) {
+            for (RecentChanges.Entry e : recentChanges.latestByInstance()) {
                 InstanceInfo last = e.state();
                 // the live lease adds current lease timestamps; its instance is the last recorded state
-                Lease lease = last.actionType() == ActionType.DELETED ? null
-                        : lease(last.app(), last.id()).orElse(null);
-                byApp.computeIfAbsent(last.app(), a -> new ArrayList<>())
-                        .add(lease != null ? lease.decorated() : last);
+                Lease lease = last.actionType() == ActionType.DELETED ? null : liveLease(last);
+                sourcesByApp.computeIfAbsent(last.app(), a -> new ArrayList<>())
+                        .add(lease != null ? lease.instance() : last);
+                leasesByApp.computeIfAbsent(last.app(), a -> new ArrayList<>()).add(lease);
             }
         } finally {
             changeLock.unlock();
         }
-        List<Application> result = new ArrayList<>();
-        byApp.forEach((name, instances) -> result.add(new Application(name, instances)));
-        return new RegistrySnapshot(new Applications(version, AppsHashCode.of(counts), result), seq);
+        List<AppGroups.Group> groups = new ArrayList<>(sourcesByApp.size());
+        sourcesByApp.forEach((name, sources) -> groups.add(new AppGroups.Group(name,
+                sources.toArray(new InstanceInfo[0]), leasesByApp.get(name).toArray(new Lease[0]))));
+        groups.sort(BY_APP);
+        return new AppGroups(version, AppsHashCode.of(counts), groups, seq);
     }
 
     /** Leases whose expiry (plus {@code grace}) has passed, at this moment. */

@@ -1,0 +1,63 @@
+package io.muster.registry;
+
+import io.muster.model.Application;
+import io.muster.model.Applications;
+import io.muster.model.InstanceInfo;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The full registry or its delta grouped by app, with instances as stored rather than decorated with their lease:
+ * an incremental payload build compares each group's {@link Group#sources} by identity with what it encoded last
+ * time and decorates and re-encodes only the groups that changed.
+ *
+ * @param version      {@code versions__delta}: 1 for the full registry, the delta's own counter for the delta
+ * @param appsHashCode the hash of the whole registry at the moment the groups were taken
+ * @param groups       one per app with instances, sorted by app name
+ * @param sequence     the registry change sequence the groups reflect
+ */
+public record AppGroups(long version, String appsHashCode, List<Group> groups, long sequence) {
+
+    public AppGroups {
+        groups = List.copyOf(groups);
+    }
+
+    /** The same content as Eureka's model, every instance decorated with its lease as of now. */
+    public Applications decorated() {
+        List<Application> apps = new ArrayList<>(groups.size());
+        for (Group g : groups) {
+            apps.add(g.decorated());
+        }
+        return new Applications(version, appsHashCode, apps);
+    }
+
+    /**
+     * One app. {@code sources[i]} is an instance as the registry holds it (a write replaces the object, a renewal
+     * does not), {@code leases[i]} its live lease, or null for an instance the delta reports as gone. The arrays
+     * are owned by this group and never change after construction.
+     */
+    public record Group(String app, InstanceInfo[] sources, Lease[] leases) {
+
+        /** Whether {@code other} holds the very same instance objects in the same order: nothing to re-encode. */
+        public boolean sameSources(InstanceInfo[] other) {
+            if (other == null || other.length != sources.length) {
+                return false;
+            }
+            for (int i = 0; i < sources.length; i++) {
+                if (other[i] != sources[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        public Application decorated() {
+            List<InstanceInfo> instances = new ArrayList<>(sources.length);
+            for (int i = 0; i < sources.length; i++) {
+                instances.add(leases[i] == null ? sources[i] : leases[i].decorated());
+            }
+            return new Application(app, instances);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.muster.codec;
+
+import io.muster.model.InstanceStatus;
+import io.muster.registry.AppGroups;
+import io.muster.registry.InstanceRegistry;
+import io.muster.registry.Origin;
+import io.muster.testing.Instances;
+import io.muster.testing.MutableClock;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Random;
+import java.util.zip.GZIPInputStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Payloads joined from per-application segments are byte for byte what {@link EurekaCodec} writes for the same
+ * registry, in every format and detail, plain and (once inflated by the JDK's gzip reader, which checks the CRC and
+ * length) gzipped, through registrations, status changes, cancellations, new and departed applications; and a
+ * rebuild re-encodes only the applications that changed.
+ */
+class RegistrySegmentsTest {
+    private final MutableClock clock = MutableClock.atEpochMillis(1_700_000_000_000L);
+    private final InstanceRegistry registry = new InstanceRegistry(clock, Duration.ofMinutes(3));
+    private final RegistrySegments segments = new RegistrySegments(clock::millis);
+
+    @Test
+    void fullAndDeltaPayloadsMatchTheReferenceEncoderThroughChurn() throws IOException {
+        Random random = new Random(16);
+        for (int n = 0; n < 400; n++) {
+            registry.register(Instances.up("APP-" + random.nextInt(40), "i-" + n), Origin.CLIENT);
+        }
+        for (int round = 0; round < 8; round++) {
+            assertEveryShapeMatches();
+            for (int k = 0; k < 25; k++) {
+                int n = random.nextInt(500);
+                String app = "APP-" + random.nextInt(45);
+                switch (random.nextInt(4)) {
+                    case 0 -> registry.register(Instances.up(app, "i-" + n), Origin.CLIENT);
+                    case 1 -> registry.views().instanceById("i-" + n).ifPresent(i ->
+                            registry.cancel(i.app(), i.id(), Origin.CLIENT));
+                    case 2 -> registry.views().instanceById("i-" + n).ifPresent(i -> registry.statusUpdate(
+                            i.app(), i.id(), InstanceStatus.OUT_OF_SERVICE, null, Origin.CLIENT));
+                    default -> registry.register(Instances.sample(app, "i-" + n).status(InstanceStatus.DOWN)
+                            .build(), Origin.CLIENT);
+                }
+            }
+        }
+        assertEveryShapeMatches();
+    }
+
+    @Test
+    void aRebuildKeepsTheSegmentsOfApplicationsThatDidNotChange() {
+        for (int n = 0; n < 100; n++) {
+            registry.register(Instances.up("APP-" + (n % 10), "i-" + n), Origin.CLIENT);
+        }
+        SegmentedDocument before = segments.encode(WireFormat.JSON, Detail.FULL, false, registry.views().groups());
+        byte[] gzipBefore = before.gzip();
+        registry.register(Instances.up("APP-3", "i-new"), Origin.CLIENT);
+        SegmentedDocument after = segments.encode(WireFormat.JSON, Detail.FULL, false, registry.views().groups());
+        assertThat(after.sharedSegmentsWith(before)).as("all but APP-3").isEqualTo(9);
+        assertThat(after.gzip()).isNotEqualTo(gzipBefore);
+    }
+
+    @Test
+    void leaseTimestampsOfAnUnchangedApplicationAreRefreshedWithinHalfAMinute() {
+        registry.register(Instances.up("A", "a-1"), Origin.CLIENT);
+        registry.register(Instances.up("B", "b-1"), Origin.CLIENT);
+        segments.encode(WireFormat.JSON, Detail.FULL, false, registry.views().groups());
+        clock.advance(Duration.ofSeconds(31));
+        registry.renew("A", "a-1", null, null, Origin.CLIENT);
+        registry.register(Instances.up("B", "b-2"), Origin.CLIENT);
+        AppGroups groups = registry.views().groups();
+        assertThat(segments.encode(WireFormat.JSON, Detail.FULL, false, groups).plain())
+                .isEqualTo(EurekaCodec.encode(WireFormat.JSON, groups.decorated(), Detail.FULL));
+    }
+
+    private void assertEveryShapeMatches() throws IOException {
+        for (WireFormat f : WireFormat.values()) {
+            for (Detail d : Detail.values()) {
+                AppGroups all = registry.views().groups();
+                check(segments.encode(f, d, false, all), EurekaCodec.encode(f, all.decorated(), d));
+                AppGroups delta = registry.views().deltaGroups();
+                check(segments.encode(f, d, true, delta), EurekaCodec.encode(f, delta.decorated(), d));
+            }
+        }
+    }
+
+    private static void check(SegmentedDocument doc, byte[] expected) throws IOException {
+        assertThat(doc.plain()).isEqualTo(expected);
+        assertThat(doc.length()).isEqualTo(expected.length);
+        assertThat(gunzip(doc.gzip())).isEqualTo(expected);
+    }
+
+    private static byte[] gunzip(byte[] gzip) throws IOException {
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzip))) {
+            return in.readAllBytes();
+        }
+    }
+}
