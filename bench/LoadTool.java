@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.LongAdder;
  *   renew        --instances N --apps A --seconds D --concurrency C     (registers first if --setup)
  *   fetch        --seconds D --concurrency C --kind full|gzip|delta|ceiling|floor  (floor: GET --path, default
  *                /floor.txt on the same host and port: a static file, the container's floor)
- *   mixed        --instances N --apps A --renew-every R --fetchers F --fetch-every S --churn K --seconds D
+ *   mixed        --instances N --apps A --renew-every R --fetchers F --fetch-every S --churn K --seconds D [--label L]
  *   propagation  --peer URL --trials T --admin USER:PW                   (change on --url, watch --url and --peer)
  *   evict        --instances N --apps A --dead-fraction F --lease L --seconds D
  * common: --pid PID (server process: CPU per request from /proc/PID/stat), --json-out FILE,
@@ -166,7 +166,9 @@ public final class LoadTool {
         Latencies renewLat = new Latencies();
         Latencies deltaLat = new Latencies();
         Latencies churnLat = new Latencies();
-        LongAdder errors = new LongAdder();
+        LongAdder renewErrors = new LongAdder();
+        LongAdder deltaErrors = new LongAdder();
+        LongAdder churnErrors = new LongAdder();
         long cpu0 = cpuTicks();
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         List<Future<?>> workers = new ArrayList<>();
@@ -178,14 +180,14 @@ public final class LoadTool {
                         if (changes.take()) {
                             int k = ThreadLocalRandom.current().nextInt(n);
                             String status = ThreadLocalRandom.current().nextBoolean() ? "UP" : "DOWN";
-                            time(churnLat, errors, 204, () -> post("apps/" + app(k % apps),
+                            time(churnLat, churnErrors, 204, () -> post("apps/" + app(k % apps),
                                     body(app(k % apps), id(k), status, 90, 30)));
                         } else if (deltas.take()) {
-                            time(deltaLat, errors, 200, () -> send(HttpRequest.newBuilder(uri("apps/delta"))
+                            time(deltaLat, deltaErrors, 200, () -> send(HttpRequest.newBuilder(uri("apps/delta"))
                                     .header("Accept", "application/json").header("Accept-Encoding", "gzip").GET()));
                         } else if (renews.take()) {
                             int k = Math.floorMod(cursor.getAndIncrement(), n);
-                            time(renewLat, errors, 200, () -> send(HttpRequest.newBuilder(
+                            time(renewLat, renewErrors, 200, () -> send(HttpRequest.newBuilder(
                                     uri("apps/" + app(k % apps) + "/" + pathId(k) + "?status=UP&lastDirtyTimestamp=1000"))
                                     .PUT(HttpRequest.BodyPublishers.noBody())));
                         } else {
@@ -203,13 +205,19 @@ public final class LoadTool {
         }
         long cpu = cpuTicks() - cpu0;
         long total = renewLat.count() + deltaLat.count() + churnLat.count();
-        result.put("mixed_seconds", seconds);
-        result.put("mixed_requests", total);
-        result.put("mixed_errors", errors.sum());
-        renewLat.report(result, "mixed_renew");
-        deltaLat.report(result, "mixed_delta");
-        churnLat.report(result, "mixed_churn");
-        putCpu("mixed", cpu, total);
+        String name = opts.getOrDefault("label", "mixed");   // another label keeps two runs apart in one report
+        result.put(name + "_seconds", seconds);
+        result.put(name + "_requests", total);
+        result.put(name + "_errors", renewErrors.sum() + deltaErrors.sum() + churnErrors.sum());
+        result.put(name + "_renew_offered_per_second", Math.round(n / renewEvery));
+        result.put(name + "_renew_achieved_per_second", Math.round(renewLat.count() / (double) seconds));
+        result.put(name + "_renew_errors", renewErrors.sum());
+        result.put(name + "_delta_errors_or_timeouts", deltaErrors.sum());
+        result.put(name + "_churn_errors", churnErrors.sum());
+        renewLat.report(result, name + "_renew");
+        deltaLat.report(result, name + "_delta");
+        churnLat.report(result, name + "_churn");
+        putCpu(name, cpu, total);
     }
 
     /** Change on one node, poll until a fetch shows it on that node and on a peer. */

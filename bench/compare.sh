@@ -12,7 +12,10 @@
 #
 # Scenarios (names for SCENARIOS): register, renew (heartbeats, plain ids), renew-encoded (the same heartbeats
 # with ':' sent as %3A), fetch (gzip, plain and delta fetches), floor (GET of a static file on the same Tomcat,
-# Muster's side only), ceiling (a trivial JAX-RS GET, Muster's side only), mixed, propagation.
+# Muster's side only), ceiling (a trivial JAX-RS GET, Muster's side only), mixed, propagation; and, only when named,
+# big (100,000 instances in 5,000 apps renewing every 30 s, 200 delta pollers every 30 s, 2 %/min churn, 60 s right
+# after the registration burst; BIG_INSTANCES, BIG_SECONDS; with full-GC counts and heap after GC):
+#   SCENARIOS=big bench/compare.sh
 # Instance ids are Spring-style (10.0.0.7:bench-app-7:8080); IDS=bench gives the older bench-host-7:bench:8007.
 #
 # Only the two server processes this script starts are stopped, by their PIDs. Loopback only.
@@ -31,7 +34,8 @@ out="$root/target/bench"
 mkdir -p "$out"
 rm -f "$out"/*.jsonl
 
-wanted() { [ -z "${SCENARIOS:-}" ] || [[ " $SCENARIOS " == *" $1 "* ]]; }
+wanted() { [ -z "${SCENARIOS:-}" ] || named "$1"; }
+named() { [[ " ${SCENARIOS:-} " == *" $1 "* ]]; }   # scenarios that run only when named (big)
 "$anchor_dir/run.sh" --build-only
 mpid=""
 apid=""
@@ -58,6 +62,7 @@ else
   label="Tomcat $(basename "$(tomcat_home)" | sed 's/apache-tomcat-//')"
   admin="admin:CHANGE-ME-admin"
   HEAP="$heap" tomcat_start "$war" "$mport"
+  muster_log="$tomcat_base/logs"
   mpid=$tomcat_pid
 fi
 echo "Muster WAR: \`$war\` (sha256 $(sha256sum "$war" | cut -c1-12)), ids: $ids" > "$out/war.txt"
@@ -85,6 +90,14 @@ memory() {   # memory NAME PID TAG
   used=$(jcmd "$2" GC.heap_info | sed -n 's/.*total [0-9]*K, used \([0-9]*\)K.*/\1/p' | head -1)
   rss=$(sed -n 's/^VmRSS:[^0-9]*\([0-9]*\) kB/\1/p' "/proc/$2/status")
   echo "{\"memory_${3}_heap_used_mb\":$((used / 1024)),\"memory_${3}_rss_mb\":$((rss / 1024))}" >> "$out/$1.jsonl"
+}
+full_gcs() {   # full_gcs PID: the collector's count of full (stop-the-world whole-heap) collections so far
+  jstat -gc "$1" | awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "FGC") c = i } NR == 2 { print $c }'
+}
+oome_count() {   # oome_count muster|anchor: OutOfMemoryErrors in that server's log
+  local log="$out/anchor.log"
+  [ "$1" = muster ] && log="${muster_log:-$out/muster.log}"
+  grep -rh OutOfMemoryError "$log" 2>/dev/null | wc -l
 }
 both() {   # both TAG ARGS... : the same scenario against each server, Muster first, then the anchor
   wanted "$1" || return 0
@@ -138,6 +151,17 @@ fi
 wanted ceiling && lt muster "$mport" "$mpid" fetch --kind ceiling --seconds 15 --concurrency 16
 both mixed mixed --instances "$n" --apps "$apps" --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --seconds 30 --concurrency 16
 both propagation propagation --trials "${TRIALS:-3}" --max-wait 60 --admin "$admin"
+if named big; then   # 100,000 instances, renewals every 30 s, 200 delta pollers, 2 %/min churn: right after its burst
+  for side in muster anchor; do
+    if [ $side = muster ]; then port=$mport; pid=$mpid; else port=$aport; pid=$apid; fi
+    fgc0=$(full_gcs "$pid")
+    lt $side "$port" "$pid" mixed --label big --instances "${BIG_INSTANCES:-100000}" --apps "$(( ${BIG_INSTANCES:-100000} / 20 ))" \
+      --renew-every 30 --fetchers 200 --fetch-every 30 --churn "$(( ${BIG_INSTANCES:-100000} / 3000 ))" \
+      --seconds "${BIG_SECONDS:-60}" --concurrency 32
+    echo "{\"big_full_gcs\":$(( $(full_gcs "$pid") - fgc0 )),\"big_oome_in_log\":$(oome_count $side)}" >> "$out/$side.jsonl"
+    memory $side "$pid" after_big
+  done
+fi
 if [ "${1:-}" = "--with-evict" ]; then
   both evict evict --instances 200 --apps 10 --dead-fraction 0.1 --lease 10 --seconds 300
 fi

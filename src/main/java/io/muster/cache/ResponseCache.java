@@ -37,9 +37,11 @@ import java.util.concurrent.atomic.LongAdder;
  * interleaved (Guava silently keeps a value whose load was in flight during {@code invalidate}, which is how
  * Eureka's cache can serve a mid-burst snapshot for minutes).
  *
- * <p>A rebuild assembles its payload from per-instance fragments ({@link FragmentCodec}) rather than re-encoding
- * every instance: the bytes are the same, and a refresh of a 10,000-instance registry costs about half as much
- * before compression (docs/benchmark.md).
+ * <p>The local full registry and delta, the payloads every client polls, are kept as one segment per application
+ * ({@link RegistrySegments}): a rebuild encodes and compresses only the applications whose instances changed, so
+ * under churn it costs in proportion to the change, not to the registry. Other shapes (single apps, VIPs, shapes
+ * with remote regions) are assembled from per-instance fragments ({@link FragmentCodec}). Both give the bytes the
+ * reference encoder gives (docs/benchmark.md).
  *
  * <p>Thread safety: the stamps are a concurrent map written by the registry's listener (under its change lock);
  * both tiers are concurrent maps; Guava single-flights concurrent loads of one key.
