@@ -3,11 +3,13 @@ package io.muster.codec;
 import io.muster.model.InstanceInfo;
 import io.muster.registry.AppGroups;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongSupplier;
 import java.util.zip.CRC32;
+import java.util.zip.Deflater;
 
 /**
  * Full-registry and delta payloads kept as one segment per application, so a rebuild costs in proportion to what
@@ -113,12 +115,12 @@ public final class RegistrySegments {
             byte[] doc = EurekaCodec.encode(format, group.decorated(), detail);
             int from = Envelope.listFormStart(format);
             int to = Envelope.listFormEnd(format, doc.length);
-            byte[] plain = from == 0 && to == doc.length ? doc : java.util.Arrays.copyOfRange(doc, from, to);
+            byte[] plain = from == 0 && to == doc.length ? doc : Arrays.copyOfRange(doc, from, to);
             return new Segment(group.sources(), plain, now);
         }
 
         /** Compressed after {@code before} (the bytes preceding it, or null) with {@code separator} in front. */
-        GzipParts.Part compressed(java.util.zip.Deflater deflater, byte[] before, byte[] separator) {
+        GzipParts.Part compressed(Deflater deflater, byte[] before, byte[] separator) {
             Compressed c = compressed;
             if (c != null && c.before == before && c.separator == separator) {
                 return c.part;

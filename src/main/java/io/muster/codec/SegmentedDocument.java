@@ -1,5 +1,9 @@
 package io.muster.codec;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 import java.util.zip.Deflater;
 
 /**
@@ -27,9 +31,8 @@ public final class SegmentedDocument {
 
     /** How many segments this document shares with {@code other}, the same objects (for tests). */
     int sharedSegmentsWith(SegmentedDocument other) {
-        java.util.Set<RegistrySegments.Segment> theirs = java.util.Collections.newSetFromMap(
-                new java.util.IdentityHashMap<>());
-        theirs.addAll(java.util.List.of(other.segments));
+        Set<RegistrySegments.Segment> theirs = Collections.newSetFromMap(new IdentityHashMap<>());
+        theirs.addAll(List.of(other.segments));
         int n = 0;
         for (RegistrySegments.Segment s : segments) {
             n += theirs.contains(s) ? 1 : 0;
