@@ -1,11 +1,13 @@
 package io.muster.registry;
 
+import io.muster.model.ActionType;
 import io.muster.model.Application;
 import io.muster.model.Applications;
 import io.muster.model.InstanceInfo;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The full registry or its delta grouped by app, with instances as stored rather than decorated with their lease:
@@ -34,13 +36,17 @@ public record AppGroups(long version, String appsHashCode, List<Group> groups, l
 
     /**
      * One app. {@code sources[i]} is an instance as the registry holds it (a write replaces the object, a renewal
-     * does not), {@code leases[i]} its live lease, or null for an instance the delta reports as gone. The arrays
-     * are owned by this group and never change after construction.
+     * does not), or as the delta reports it (a departed one). {@code live} is the app's lease map, read when the
+     * group is decorated so that lease timestamps are those of that moment. The array is owned by this group and
+     * never changes after construction.
      */
-    public record Group(String app, InstanceInfo[] sources, Lease[] leases) {
+    public record Group(String app, InstanceInfo[] sources, Map<String, Lease> live) {
 
         /** Whether {@code other} holds the very same instance objects in the same order: nothing to re-encode. */
         public boolean sameSources(InstanceInfo[] other) {
+            if (other == sources) {
+                return true;
+            }
             if (other == null || other.length != sources.length) {
                 return false;
             }
@@ -54,8 +60,9 @@ public record AppGroups(long version, String appsHashCode, List<Group> groups, l
 
         public Application decorated() {
             List<InstanceInfo> instances = new ArrayList<>(sources.length);
-            for (int i = 0; i < sources.length; i++) {
-                instances.add(leases[i] == null ? sources[i] : leases[i].decorated());
+            for (InstanceInfo source : sources) {
+                Lease lease = source.actionType() == ActionType.DELETED ? null : live.get(source.id());
+                instances.add(lease == null ? source : lease.decorate(source));
             }
             return new Application(app, instances);
         }

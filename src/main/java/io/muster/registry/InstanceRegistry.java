@@ -353,6 +353,7 @@ public final class InstanceRegistry {
     private void record(Instant now, InstanceInfo instance, String what) {
         sequence++;
         recentChanges.add(now, instance);
+        views.changed(instance.app());
         activity.add(new ActivityLog.Activity(now, what, instance.app(), instance.id(), instance.status().name()));
     }
 

@@ -50,10 +50,15 @@ public record Lease(InstanceInfo instance, Instant registeredAt, Instant lastRen
 
     /** The instance with {@code leaseInfo} describing this lease, as every read reports it. */
     public InstanceInfo decorated() {
-        LeaseInfo asked = instance.leaseInfo();
+        return decorate(instance);
+    }
+
+    /** {@code other} (this lease's instance or an earlier state of it) with this lease's timestamps. */
+    InstanceInfo decorate(InstanceInfo other) {
+        LeaseInfo asked = other.leaseInfo();
         LeaseInfo actual = new LeaseInfo(asked.renewalIntervalInSecs(), asked.durationInSecs(),
                 registeredAt.toEpochMilli(), lastRenewedAt.toEpochMilli(), 0,
                 serviceUpAt == null ? 0 : serviceUpAt.toEpochMilli());
-        return actual.equals(asked) ? instance : instance.withLeaseInfo(actual);
+        return actual.equals(asked) ? other : other.withLeaseInfo(actual);
     }
 }

@@ -6,9 +6,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Collection;
-import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The delta queue: each visible change with the time it was made, kept for the retention window (3 minutes by
@@ -18,19 +22,18 @@ import java.util.Map;
  */
 final class RecentChanges {
     /** A change and the instance as it was right after it (a removed instance as it was when removed). */
-    record Entry(Instant at, InstanceInfo state, String key) {
-        Entry(Instant at, InstanceInfo state) {
-            this(at, state, state.app() + '/' + state.id());
-        }
+    record Entry(Instant at, InstanceInfo state) {
     }
 
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
     /**
-     * The newest entry per instance (key {@code APP/id}), in order of each instance's latest change: kept as
-     * entries come and go, because the delta is read twice a second and the queue holds every change of the
-     * last three minutes (tens of thousands under churn).
+     * The newest entry per instance, by app and then id, in order of each instance's latest change: kept as entries
+     * come and go, because the delta is read twice a second and the queue holds every change of the last three
+     * minutes (tens of thousands under churn).
      */
-    private final LinkedHashMap<String, Entry> latest = new LinkedHashMap<>();
+    private final Map<String, LinkedHashMap<String, Entry>> latestByApp = new HashMap<>();
+    /** Apps whose newest entries changed since the last {@link #drainChangedApps}. */
+    private final Set<String> changedApps = new HashSet<>();
     private final Duration retention;
 
     RecentChanges(Duration retention) {
@@ -40,8 +43,10 @@ final class RecentChanges {
     void add(Instant at, InstanceInfo state) {
         Entry e = new Entry(at, state);
         entries.addLast(e);
-        latest.remove(e.key());   // so that it moves to the end
-        latest.put(e.key(), e);
+        LinkedHashMap<String, Entry> latest = latestByApp.computeIfAbsent(state.app(), a -> new LinkedHashMap<>());
+        latest.remove(state.id());   // so that it moves to the end
+        latest.put(state.id(), e);
+        changedApps.add(state.app());
     }
 
     /** Drops entries older than the retention window; returns how many were dropped. */
@@ -50,15 +55,30 @@ final class RecentChanges {
         int dropped = 0;
         while (!entries.isEmpty() && entries.peekFirst().at().isBefore(cutoff)) {
             Entry e = entries.removeFirst();
-            latest.remove(e.key(), e);   // unless a later change of the same instance is still in the window
+            String app = e.state().app();
+            LinkedHashMap<String, Entry> latest = latestByApp.get(app);
+            // unless a later change of the same instance is still in the window
+            if (latest != null && latest.remove(e.state().id(), e)) {
+                changedApps.add(app);
+                if (latest.isEmpty()) {
+                    latestByApp.remove(app);
+                }
+            }
             dropped++;
         }
         return dropped;
     }
 
-    /** The last action per instance, in order of each instance's latest change. A live view: read under the lock. */
-    Collection<Entry> latestByInstance() {
-        return Collections.unmodifiableCollection(latest.values());
+    /** The last action per instance of one app, in order of each one's latest change; empty when none. */
+    Collection<Entry> latest(String app) {
+        LinkedHashMap<String, Entry> latest = latestByApp.get(app);
+        return latest == null ? List.of() : latest.values();
+    }
+
+    /** Hands over the apps whose entries changed since the last call, and forgets them. */
+    void drainChangedApps(Consumer<String> to) {
+        changedApps.forEach(to);
+        changedApps.clear();
     }
 
     int size() {

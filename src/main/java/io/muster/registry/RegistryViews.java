@@ -13,10 +13,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -37,7 +39,16 @@ public final class RegistryViews {
     private final RecentChanges recentChanges;
     private final LongSupplier sequence;
     private final Clock clock;
-    private long deltaVersion;      // guarded by changeLock
+    // guarded by changeLock:
+    private long deltaVersion;
+    /** Each app's group of the full registry, with its instance counts by status, in app order. */
+    private final TreeMap<String, FullGroup> fullByApp = new TreeMap<>();
+    /** Each app's group of the delta, in app order. */
+    private final TreeMap<String, AppGroups.Group> delta = new TreeMap<>();
+    /** Apps changed since {@link #fullByApp} was last brought up to date. */
+    private final Set<String> changedApps = new HashSet<>();
+    /** Instances by {@link InstanceStatus#ordinal()}, over {@link #fullByApp}. */
+    private final int[] statusCounts = new int[STATUSES];
 
     RegistryViews(Map<String, Map<String, Lease>> apps, ReentrantLock changeLock, RecentChanges recentChanges,
                   LongSupplier sequence, Clock clock) {
@@ -91,9 +102,79 @@ public final class RegistryViews {
         return new RegistrySnapshot(all.decorated(), all.sequence());
     }
 
-    /** The full registry as {@link #snapshot()}, its instances not yet decorated (for incremental payloads). */
+    /**
+     * The full registry as {@link #snapshot()}, its instances not yet decorated (for incremental payloads). Costs
+     * in proportion to the apps plus the instances of apps changed since the last call: each app's group is kept
+     * and rebuilt only after a change to it.
+     */
     public AppGroups groups() {
-        return filtered(1, i -> true);
+        changeLock.lock();
+        try {
+            refreshFullGroups();
+            return new AppGroups(1, appsHashCode(), fullGroupsInOrder(), sequence.getAsLong());
+        } finally {
+            changeLock.unlock();
+        }
+    }
+
+    /** Called by the registry, under the change lock, for every change that clients can see. */
+    void changed(String app) {
+        changedApps.add(app);
+    }
+
+    /** Brings {@link #fullByApp} and {@link #statusCounts} up to date with the changed apps. Under the change lock. */
+    private void refreshFullGroups() {
+        for (String app : changedApps) {
+            Map<String, Lease> leases = apps.get(app);
+            FullGroup old = fullByApp.remove(app);
+            if (old != null) {
+                add(statusCounts, old.counts, -1);
+            }
+            if (leases != null && !leases.isEmpty()) {
+                InstanceInfo[] sources = new InstanceInfo[leases.size()];
+                int[] counts = new int[STATUSES];
+                int i = 0;
+                for (Lease lease : leases.values()) {
+                    if (i == sources.length) {
+                        break;   // cannot happen under the lock; guards against an unexpected concurrent put
+                    }
+                    sources[i++] = lease.instance();
+                    counts[lease.instance().status().ordinal()]++;
+                }
+                FullGroup group = new FullGroup(new AppGroups.Group(app, sources, leases), counts);
+                fullByApp.put(app, group);
+                add(statusCounts, counts, 1);
+            }
+        }
+        changedApps.clear();
+    }
+
+    private List<AppGroups.Group> fullGroupsInOrder() {
+        List<AppGroups.Group> groups = new ArrayList<>(fullByApp.size());
+        for (FullGroup g : fullByApp.values()) {
+            groups.add(g.group);
+        }
+        return groups;
+    }
+
+    private record FullGroup(AppGroups.Group group, int[] counts) {
+    }
+
+    private static void add(int[] to, int[] counts, int sign) {
+        for (int i = 0; i < to.length; i++) {
+            to[i] += sign * counts[i];
+        }
+    }
+
+    /** The hash of the whole registry, from the maintained counts. Under the change lock. */
+    private String appsHashCode() {
+        Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
+        for (InstanceStatus status : InstanceStatus.values()) {
+            if (statusCounts[status.ordinal()] > 0) {
+                counts.put(status, statusCounts[status.ordinal()]);
+            }
+        }
+        return AppsHashCode.of(counts);
     }
 
     /** Instances whose VIP address list of that kind contains {@code vip} exactly; version -1 as in Eureka. */
@@ -122,7 +203,7 @@ public final class RegistryViews {
                     for (int i = 0; i < sources.length; i++) {
                         sources[i] = kept.get(i).instance();
                     }
-                    groups.add(new AppGroups.Group(sources[0].app(), sources, kept.toArray(new Lease[0])));
+                    groups.add(new AppGroups.Group(sources[0].app(), sources, leases));
                 }
             }
         } finally {
@@ -141,38 +222,31 @@ public final class RegistryViews {
         return new RegistrySnapshot(changed.decorated(), changed.sequence());
     }
 
-    /** The delta as {@link #delta()}, its instances not yet decorated; apps sorted by name. */
+    /**
+     * The delta as {@link #delta()}, its instances not yet decorated; apps sorted by name. Like {@link #groups()},
+     * each app's group is kept and rebuilt only when its entries changed.
+     */
     public AppGroups deltaGroups() {
-        Map<String, List<InstanceInfo>> sourcesByApp = new HashMap<>();
-        Map<String, List<Lease>> leasesByApp = new HashMap<>();
-        Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
-        long seq;
-        long version;
         changeLock.lock();
         try {
-            seq = sequence.getAsLong();
-            version = ++deltaVersion;
-            for (Map<String, Lease> leases : apps.values()) {
-                for (Lease lease : leases.values()) {
-                    counts.merge(lease.instance().status(), 1, Integer::sum);
+            refreshFullGroups();   // for the hash
+            recentChanges.drainChangedApps(app -> {
+                List<InstanceInfo> sources = new ArrayList<>();
+                for (RecentChanges.Entry e : recentChanges.latest(app)) {
+                    sources.add(e.state());
                 }
-            }
-            for (RecentChanges.Entry e : recentChanges.latestByInstance()) {
-                InstanceInfo last = e.state();
-                // the live lease adds current lease timestamps; its instance is the last recorded state
-                Lease lease = last.actionType() == ActionType.DELETED ? null : liveLease(last);
-                sourcesByApp.computeIfAbsent(last.app(), a -> new ArrayList<>())
-                        .add(lease != null ? lease.instance() : last);
-                leasesByApp.computeIfAbsent(last.app(), a -> new ArrayList<>()).add(lease);
-            }
+                if (sources.isEmpty()) {
+                    delta.remove(app);
+                } else {
+                    Map<String, Lease> live = apps.get(app);
+                    delta.put(app, new AppGroups.Group(app, sources.toArray(new InstanceInfo[0]),
+                            live != null ? live : Map.of()));
+                }
+            });
+            return new AppGroups(++deltaVersion, appsHashCode(), new ArrayList<>(delta.values()), sequence.getAsLong());
         } finally {
             changeLock.unlock();
         }
-        List<AppGroups.Group> groups = new ArrayList<>(sourcesByApp.size());
-        sourcesByApp.forEach((name, sources) -> groups.add(new AppGroups.Group(name,
-                sources.toArray(new InstanceInfo[0]), leasesByApp.get(name).toArray(new Lease[0]))));
-        groups.sort(BY_APP);
-        return new AppGroups(version, AppsHashCode.of(counts), groups, seq);
     }
 
     /** Leases whose expiry (plus {@code grace}) has passed, at this moment. */
