@@ -31,14 +31,16 @@ import java.util.concurrent.atomic.LongAdder;
  *   register     --instances N --apps A --concurrency C
  *   renew        --instances N --apps A --seconds D --concurrency C     (registers first if --setup)
  *   fetch        --seconds D --concurrency C --kind full|gzip|delta|ceiling|floor  (floor: GET --path, default
- *                /floor.txt on the same host and port: a static file, the container's floor)
+ *                /floor.txt on the same host and port: a static file, the container's floor) [--label L]
  *   mixed        --instances N --apps A --renew-every R --fetchers F --fetch-every S --churn K --seconds D [--label L]
  *   propagation  --peer URL --trials T --admin USER:PW                   (change on --url, watch --url and --peer)
  *   evict        --instances N --apps A --dead-fraction F --lease L --seconds D
  * common: --pid PID (server process: CPU per request from /proc/PID/stat), --json-out FILE,
  *         --ids bench|spring (instance ids: bench-host-7:bench:8007, or Spring-style 10.0.0.7:bench-app-7:8080),
  *         --encode-ids (ids in request paths percent-encoded, ':' as %3A, as strict clients send them; the
- *         renew figures are then reported as renew_encoded_*)
+ *         renew figures are then reported as renew_encoded_*),
+ *         --rate R (renew, fetch: at most R requests a second in all, the rate a real load offers; the cost of a
+ *         request at a few thousand a second differs from flat out, since threads wake for each one)
  * </pre>
  *
  * Every scenario is bounded in count and time and talks to the given URL only (use loopback). It prints a human
@@ -123,7 +125,7 @@ public final class LoadTool {
                     .header("Content-Type", "application/json").header("Accept", "application/json")
                     .PUT(HttpRequest.BodyPublishers.ofString("{}")));
         }, 200);
-        p.report(result, encodeIds ? "renew_encoded" : "renew");
+        p.report(result, opts.getOrDefault("label", encodeIds ? "renew_encoded" : "renew"));
     }
 
     private void fetch() throws Exception {
@@ -146,8 +148,9 @@ public final class LoadTool {
             bytes.addAndGet(r.body().length);
             return r.statusCode();
         }, 200);
-        p.report(result, "fetch_" + kind);
-        result.put("fetch_" + kind + "_bytes_per_response", p.ok.sum() == 0 ? 0 : bytes.get() / p.ok.sum());
+        String name = opts.getOrDefault("label", "fetch_" + kind);
+        p.report(result, name);
+        result.put(name + "_bytes_per_response", p.ok.sum() == 0 ? 0 : bytes.get() / p.ok.sum());
     }
 
     /** Compressed time: every instance renews every R seconds, fetchers poll deltas, churn re-registers. */
@@ -348,6 +351,8 @@ public final class LoadTool {
         Phase p = new Phase();
         AtomicInteger next = new AtomicInteger();
         long end = millis == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + millis * 1_000_000;
+        // --rate R: at most R calls a second in all, to measure at the rate a real load offers rather than flat out
+        Rate pace = opts.containsKey("rate") ? new Rate(Double.parseDouble(opts.get("rate"))) : null;
         long cpu0 = cpuTicks();
         long t0 = System.nanoTime();
         List<Future<?>> fs = new ArrayList<>();
@@ -355,6 +360,9 @@ public final class LoadTool {
             fs.add(pool.submit(() -> {
                 int i;
                 while ((i = next.getAndIncrement()) < count && System.nanoTime() < end) {
+                    while (pace != null && !pace.take() && System.nanoTime() < end) {
+                        Thread.sleep(1);
+                    }
                     long s = System.nanoTime();
                     try {
                         if (call.call(i) == expect) {

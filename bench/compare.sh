@@ -147,6 +147,9 @@ both fetch fetch --kind full --seconds 10 --concurrency 4
 both fetch fetch --kind delta --seconds 15 --concurrency 8
 if wanted floor && [ "$target" != payara ]; then
   lt muster "$mport" "$mpid" fetch --kind floor --seconds 15 --concurrency 16
+  # at the heartbeat rate of the mixed scenario: what any request costs the container at that rate
+  lt muster "$mport" "$mpid" fetch --kind floor --seconds 20 --concurrency 16 --rate "$(( n / 3 ))" --label floor_paced
+  both renew-paced renew --instances "$n" --apps "$apps" --seconds 20 --concurrency 16 --rate "$(( n / 3 ))" --label renew_paced
 fi
 wanted ceiling && lt muster "$mport" "$mpid" fetch --kind ceiling --seconds 15 --concurrency 16
 both mixed mixed --instances "$n" --apps "$apps" --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --seconds 30 --concurrency 16

@@ -85,7 +85,7 @@ public final class ResponseCache implements RegistryListener {
         this.clock = clock;
         this.useReadOnly = config.useReadOnlyCache();
         this.codec = new FragmentCodec(clock::millis);
-        this.segments = new RegistrySegments(clock::millis);
+        this.segments = new RegistrySegments(clock::millis, codec);
         Ticker ticker = new Ticker() {
             @Override
             public long read() {

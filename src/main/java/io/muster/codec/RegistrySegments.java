@@ -14,7 +14,8 @@ import java.util.zip.Deflater;
 /**
  * Full-registry and delta payloads kept as one segment per application, so a rebuild costs in proportion to what
  * changed rather than to the size of the registry: an application whose instances are the very objects it was
- * encoded from keeps its bytes and its compressed form; only changed applications are decorated, encoded and
+ * encoded from keeps its bytes and its compressed form; only changed applications are decorated, assembled again
+ * from their instances' fragments ({@link FragmentCodec}, which encodes only instances it has not seen) and
  * compressed again (and, for gzip, the application after each of them, whose compression refers back into it).
  * Under steady churn of 10,000 instances this turns a rebuild from a re-encode and a re-compression of 9 MB into a
  * few dozen applications' worth (docs/benchmark.md).
@@ -35,12 +36,18 @@ public final class RegistrySegments {
     static final long REENCODE_AFTER_MILLIS = 30_000;
     static final long IDLE_SHAPE_MILLIS = 300_000;
     private final LongSupplier millis;
+    /** Encodes a changed application from its instances' fragments: only changed instances are encoded anew. */
+    private final FragmentCodec fragments;
     /** Indexed by {@link #shape}. */
     private final AtomicReferenceArray<Shape> shapes = new AtomicReferenceArray<>(8);
 
-    /** @param millis the clock that dates encodings */
-    public RegistrySegments(LongSupplier millis) {
+    /**
+     * @param millis    the clock that dates encodings
+     * @param fragments the per-instance fragments changed applications are assembled from
+     */
+    public RegistrySegments(LongSupplier millis, FragmentCodec fragments) {
         this.millis = millis;
+        this.fragments = fragments;
     }
 
     /**
@@ -58,7 +65,7 @@ public final class RegistrySegments {
         for (AppGroups.Group g : groups.groups()) {
             Segment s = kept.get(g.app());
             if (s == null || !g.sameSources(s.sources) || now - s.encodedAt > REENCODE_AFTER_MILLIS) {
-                s = Segment.encode(format, detail, g, now);
+                s = Segment.encode(fragments.encode(format, g.decorated(), detail), format, g, now);
             }
             next.put(g.app(), s);
             ordered[i++] = s;
@@ -111,8 +118,8 @@ public final class RegistrySegments {
             this.crc = (int) c.getValue();
         }
 
-        static Segment encode(WireFormat format, Detail detail, AppGroups.Group group, long now) {
-            byte[] doc = EurekaCodec.encode(format, group.decorated(), detail);
+        /** @param doc the application's single-application document */
+        static Segment encode(byte[] doc, WireFormat format, AppGroups.Group group, long now) {
             int from = Envelope.listFormStart(format);
             int to = Envelope.listFormEnd(format, doc.length);
             byte[] plain = from == 0 && to == doc.length ? doc : Arrays.copyOfRange(doc, from, to);

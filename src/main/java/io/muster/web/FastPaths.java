@@ -25,15 +25,16 @@ final class FastPaths {
     /** The answer, or null when this endpoint is Jersey's. */
     Reply serve(Route route, HttpServletRequest req) throws IOException {
         return switch (route.endpoint()) {
-            case RENEW -> api.writes().renew(route.app(), route.id(), req.getParameter("lastDirtyTimestamp"),
-                    req.getParameter("overriddenstatus"), Origins.of(req.getHeader(Origins.REPLICATION_HEADER)),
+            case RENEW -> api.writes().renew(route.app(), route.id(),
+                    QueryString.first(req.getQueryString(), "lastDirtyTimestamp"),
+                    QueryString.first(req.getQueryString(), "overriddenstatus"), Origins.of(req.getHeader(Origins.REPLICATION_HEADER)),
                     req.getHeader("Accept"));
             case REGISTER -> api.writes().register(route.app(), req.getInputStream(), req.getContentType(),
                     req.getHeader("Content-Encoding"), Origins.of(req.getHeader(Origins.REPLICATION_HEADER)));
             case CANCEL -> api.writes().cancel(route.app(), route.id(),
                     Origins.of(req.getHeader(Origins.REPLICATION_HEADER)));
-            case FULL_REGISTRY -> fetch(CacheKey.Entity.ALL_APPS, "", req.getParameter("regions"), req);
-            case DELTA -> fetch(CacheKey.Entity.DELTA, "", req.getParameter("regions"), req);
+            case FULL_REGISTRY -> fetch(CacheKey.Entity.ALL_APPS, "", QueryString.first(req.getQueryString(), "regions"), req);
+            case DELTA -> fetch(CacheKey.Entity.DELTA, "", QueryString.first(req.getQueryString(), "regions"), req);
             case APP -> fetch(CacheKey.Entity.APP, route.app(), null, req);
             case VIP -> fetch(CacheKey.Entity.VIP, route.name(), null, req);
             case SECURE_VIP -> fetch(CacheKey.Entity.SVIP, route.name(), null, req);

@@ -92,7 +92,7 @@ public final class FrontDoor implements Filter {
             changes.openStream(req, rsp);
             return;
         }
-        String after = req.getParameter(WAIT_PARAMETER);
+        String after = QueryString.first(req.getQueryString(), WAIT_PARAMETER);
         if (after != null && (route.endpoint() == Endpoint.FULL_REGISTRY || route.endpoint() == Endpoint.DELTA)) {
             waitForChange(route, method, req, rsp, after);
             return;
@@ -114,7 +114,7 @@ public final class FrontDoor implements Filter {
     private void waitForChange(Route route, String method, HttpServletRequest req, HttpServletResponse rsp,
                                String after) throws IOException {
         long index = ChangeStreams.parseId(after);
-        java.time.Duration timeout = ChangeStreams.parseTimeout(req.getParameter("timeout"));
+        java.time.Duration timeout = ChangeStreams.parseTimeout(QueryString.first(req.getQueryString(), "timeout"));
         if (index < 0 || timeout == null) {
             write(rsp, Reply.text(400, "waitForChangeAfter takes an X-Muster-Index value and timeout a duration "
                     + "such as 30s or 500ms (at most 5m)"));
@@ -125,7 +125,7 @@ public final class FrontDoor implements Filter {
         String accept = req.getHeader("Accept");
         String eurekaAccept = req.getHeader("X-Eureka-Accept");
         String encoding = req.getHeader("Accept-Encoding");
-        String regions = req.getParameter("regions");
+        String regions = QueryString.first(req.getQueryString(), "regions");
         boolean head = "HEAD".equals(method);
         changes.waitForChange(req, rsp, index, timeout, () -> {
             Reply r = api.reads().fetchAfter(entity, "", regions, accept, eurekaAccept, encoding,

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RegistrySegmentsTest {
     private final MutableClock clock = MutableClock.atEpochMillis(1_700_000_000_000L);
     private final InstanceRegistry registry = new InstanceRegistry(clock, Duration.ofMinutes(3));
-    private final RegistrySegments segments = new RegistrySegments(clock::millis);
+    private final RegistrySegments segments = new RegistrySegments(clock::millis, new FragmentCodec(clock::millis));
 
     @Test
     void fullAndDeltaPayloadsMatchTheReferenceEncoderThroughChurn() throws IOException {
