@@ -157,6 +157,12 @@ public final class ConfigLoader {
         ServerConfig.LimitsConfig d = ServerConfig.LimitsConfig.DEFAULT;
         int minLease = integer(d.minLeaseDurationSeconds(), 1, "minLeaseDurationSeconds");
         int maxLease = integer(d.maxLeaseDurationSeconds(), 1, "maxLeaseDurationSeconds");
+        int heapPercent = integer(ServerConfig.LimitsConfig.DEFAULT_REGISTRY_HEAP_PERCENT, 1,
+                "maxRegistryHeapPercent");
+        if (heapPercent > 90) {
+            problems.add("eureka.server.maxRegistryHeapPercent=" + heapPercent
+                    + " leaves too little heap for requests and payloads (at most 90)");
+        }
         if (maxLease < minLease) {
             problems.add("eureka.server.maxLeaseDurationSeconds=" + maxLease
                     + " is below eureka.server.minLeaseDurationSeconds=" + minLease);
@@ -168,7 +174,8 @@ public final class ConfigLoader {
                 integer(d.maxMetadataBytes(), 0, "maxMetadataBytes"),
                 minLease, maxLease,
                 integer(d.maxInstances(), 1, "maxInstances"),
-                integer(d.maxInstancesPerApp(), 1, "maxInstancesPerApp"));
+                integer(d.maxInstancesPerApp(), 1, "maxInstancesPerApp"),
+                ServerConfig.LimitsConfig.heapShare(heapPercent));
     }
 
     /**

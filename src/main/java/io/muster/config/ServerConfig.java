@@ -44,9 +44,25 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
      */
     public record LimitsConfig(int maxFieldLength, int maxUrlLength, int maxMetadataEntries, int maxMetadataBytes,
                                int minLeaseDurationSeconds, int maxLeaseDurationSeconds, int maxInstances,
-                               int maxInstancesPerApp) {
+                               int maxInstancesPerApp, long maxRegistryBytes) {
+        /** {@code eureka.server.maxRegistryHeapPercent} by default: the share of the heap instances may take. */
+        public static final int DEFAULT_REGISTRY_HEAP_PERCENT = 60;
         /** The defaults, also documented in server-config/eureka-server.properties. */
-        public static final LimitsConfig DEFAULT = new LimitsConfig(256, 1024, 64, 4096, 1, 3600, 20_000, 5_000);
+        public static final LimitsConfig DEFAULT = new LimitsConfig(256, 1024, 64, 4096, 1, 3600, 1_000_000, 5_000,
+                heapShare(DEFAULT_REGISTRY_HEAP_PERCENT));
+
+        /** Limits without a memory cap beyond the instance counts (for tests of the other limits). */
+        public LimitsConfig(int maxFieldLength, int maxUrlLength, int maxMetadataEntries, int maxMetadataBytes,
+                            int minLeaseDurationSeconds, int maxLeaseDurationSeconds, int maxInstances,
+                            int maxInstancesPerApp) {
+            this(maxFieldLength, maxUrlLength, maxMetadataEntries, maxMetadataBytes, minLeaseDurationSeconds,
+                    maxLeaseDurationSeconds, maxInstances, maxInstancesPerApp, Long.MAX_VALUE);
+        }
+
+        /** {@code percent} of this JVM's maximum heap, in bytes. */
+        public static long heapShare(int percent) {
+            return Runtime.getRuntime().maxMemory() / 100 * percent;
+        }
     }
 
     /** {@code maxAppLabels}: apps with their own series; smaller apps are summed under {@code app="_other"}. */

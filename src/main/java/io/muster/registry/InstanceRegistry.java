@@ -48,6 +48,8 @@ public final class InstanceRegistry {
     private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
     private volatile long sequence; // written under changeLock; read without it by the response cache
     private int instanceCount;      // guarded by changeLock
+    /** The instances' estimated heap ({@link InstanceWeight}), guarded by changeLock. */
+    private long weight;
 
     /** A registry with the default limits. */
     public InstanceRegistry(Clock clock, Duration deltaRetention) {
@@ -96,13 +98,15 @@ public final class InstanceRegistry {
             if (existing == null) {
                 checkRoom(leases);
             }
-            if (leases == null) {
-                leases = apps.computeIfAbsent(registrant.app(), a -> new ConcurrentHashMap<>());
-            }
             InstanceInfo incoming = registrant;
             if (existing != null && existing.instance().lastDirtyTimestamp() > incoming.lastDirtyTimestamp()) {
                 // a stale registration (older client-side version) must not roll back a newer one
                 incoming = existing.instance();
+            }
+            long growth = InstanceWeight.of(incoming) - (existing == null ? 0 : InstanceWeight.of(existing.instance()));
+            checkHeap(growth);
+            if (leases == null) {
+                leases = apps.computeIfAbsent(registrant.app(), a -> new ConcurrentHashMap<>());
             }
             if (incoming.overriddenStatus() != InstanceStatus.UNKNOWN) {
                 overrides.putIfAbsent(id, incoming.overriddenStatus());
@@ -120,6 +124,7 @@ public final class InstanceRegistry {
             if (leases.put(id, lease) == null) {
                 instanceCount++;
             }
+            weight += growth;
             record(now, stored, "REGISTERED");
             publish(new RegistryChange.Registered(stored, existing == null ? null : existing.instance(), origin,
                     sequence));
@@ -144,6 +149,20 @@ public final class InstanceRegistry {
                     l.duration(), serviceUpAt != null ? serviceUpAt : l.serviceUpAt()));
         } finally {
             changeLock.unlock();
+        }
+    }
+
+    /**
+     * Refuses a registration that would take the instances' estimated heap past its share (under the change lock).
+     * A re-registration that does not grow its instance always passes; one that grows it counts like a new one.
+     */
+    private void checkHeap(long growth) {
+        long max = rules.limits().maxRegistryBytes();
+        if (growth > 0 && weight + growth > max) {
+            refusals.get(Refusal.MAX_REGISTRY_BYTES).increment();
+            throw new RegistryFullException(Refusal.MAX_REGISTRY_BYTES, "registry instances take an estimated "
+                    + weight / (1024 * 1024) + " MB of heap, the most allowed is " + max / (1024 * 1024)
+                    + " MB (eureka.server.maxRegistryHeapPercent)");
         }
     }
 
@@ -253,6 +272,7 @@ public final class InstanceRegistry {
                 return false;
             }
             instanceCount--;
+            weight -= InstanceWeight.of(removed.instance());
             if (leases.isEmpty()) {
                 apps.remove(appName, leases);
             }

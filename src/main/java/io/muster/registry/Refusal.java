@@ -22,7 +22,9 @@ public enum Refusal {
     /** {@code eureka.server.maxInstances}. */
     MAX_INSTANCES,
     /** {@code eureka.server.maxInstancesPerApp}. */
-    MAX_INSTANCES_PER_APP;
+    MAX_INSTANCES_PER_APP,
+    /** {@code eureka.server.maxRegistryHeapPercent}: the instances' estimated heap. */
+    MAX_REGISTRY_BYTES;
 
     /** The metric label, e.g. {@code field_length}. */
     public String label() {

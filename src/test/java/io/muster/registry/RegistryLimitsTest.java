@@ -143,4 +143,35 @@ class RegistryLimitsTest {
     private static LeaseInfo lease(int durationSecs) {
         return new LeaseInfo(5, durationSecs, 0, 0, 0, 0);
     }
+
+    @Test
+    void theInstancesEstimatedHeapIsCappedAndAReRegistrationThatDoesNotGrowAlwaysPasses() {
+        long one = InstanceWeight.of(small("A", "i-1").build());
+        LimitsConfig d = LimitsConfig.DEFAULT;
+        InstanceRegistry capped = new InstanceRegistry(clock, Duration.ofMinutes(3), new LimitsConfig(
+                d.maxFieldLength(), d.maxUrlLength(), d.maxMetadataEntries(), d.maxMetadataBytes(), 1, 3600, 100, 100,
+                3 * one + one / 2));
+        for (int i = 1; i <= 3; i++) {
+            capped.register(small("A", "i-" + i).build(), Origin.CLIENT);
+        }
+        assertThatThrownBy(() -> capped.register(small("A", "i-4").build(), Origin.CLIENT))
+                .isInstanceOf(RegistryFullException.class).hasMessageContaining("eureka.server.maxRegistryHeapPercent");
+        assertThat(capped.refusals(Refusal.MAX_REGISTRY_BYTES)).isEqualTo(1);
+        capped.register(small("A", "i-2").status(io.muster.model.InstanceStatus.DOWN).build(), Origin.CLIENT);
+        assertThatThrownBy(() -> capped.register(small("A", "i-3").metadata(Map.of("k", "v".repeat(500))).build(),
+                Origin.CLIENT)).as("growing counts like a new instance").isInstanceOf(RegistryFullException.class);
+        assertThat(capped.views().instance("A", "i-3").orElseThrow().metadata()).isEmpty();
+        capped.cancel("A", "i-1", Origin.CLIENT);
+        capped.register(small("A", "i-4").build(), Origin.CLIENT);
+        assertThat(capped.size()).isEqualTo(3);
+    }
+
+    @Test
+    void theWeightEstimateFollowsTheText() {
+        long ordinary = InstanceWeight.of(Instances.sample("ORDERS", "10.0.0.7:orders:8080").build());
+        assertThat(ordinary).as("an ordinary instance").isBetween(2_500L, 8_000L);
+        long bigger = InstanceWeight.of(Instances.sample("ORDERS", "10.0.0.7:orders:8080")
+                .metadata(Map.of("k", "v".repeat(1000))).build());
+        assertThat(bigger - ordinary).isGreaterThanOrEqualTo(1000);
+    }
 }
