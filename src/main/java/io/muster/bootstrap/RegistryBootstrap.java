@@ -55,7 +55,7 @@ public final class RegistryBootstrap implements ServletContextListener {
         FilterRegistration.Dynamic door = context.addFilter("muster-front-door", new FrontDoor(started.api(),
                 config.security().clientAuthRequired(), config.security().fastPaths(),
                 config.dashboard().enabled() ? config.dashboard().path() : null, started.metrics(),
-                started.changes(), jaxRs));
+                started.changes(), jaxRs, bodiesDir(context, config), config.security().sendfileMinBytes()));
         door.setAsyncSupported(true);
         door.addMappingForUrlPatterns(null, true, "/*");
         // mapped on the whole context so the container initialises it and nothing else (its default or JSP
@@ -66,6 +66,18 @@ public final class RegistryBootstrap implements ServletContextListener {
         jersey.addMapping("/*");
         LOG.info("Muster: serving the Eureka API at " + context.getContextPath() + "/apps/ and "
                 + context.getContextPath() + "/v2/apps/");
+    }
+
+    /**
+     * Where large cached bodies are written for the container's sendfile: the context's own temporary directory,
+     * which the container empties on undeploy. Null when sendfile is off.
+     */
+    private static Path bodiesDir(ServletContext context, ServerConfig config) {
+        Object temp = context.getAttribute(ServletContext.TEMPDIR);
+        if (config.security().sendfileMinBytes() <= 0 || !(temp instanceof java.io.File dir)) {
+            return null;
+        }
+        return dir.toPath().resolve("muster-bodies");
     }
 
     /**

@@ -25,6 +25,9 @@ public final class Payload {
     private final long builtFrom;
     private final long remoteGeneration;
     private volatile byte[] gzipped;
+    /** When it was built and how long that took, in millis: set once by the builder before it is published. */
+    private long builtAt;
+    private long buildMillis;
     /** Epoch millis of a recent read, to the second: written at most once a second, however many readers. */
     private volatile long lastRead;
 
@@ -80,6 +83,19 @@ public final class Payload {
     /** The registry sequence this payload reflects (every change up to it included). */
     public long builtFrom() {
         return builtFrom;
+    }
+
+    void timed(long builtAtMillis, long tookMillis) {
+        this.builtAt = builtAtMillis;
+        this.buildMillis = tookMillis;
+    }
+
+    long builtAt() {
+        return builtAt;
+    }
+
+    long buildMillis() {
+        return buildMillis;
     }
 
     void markRead(long nowMillis) {

@@ -52,6 +52,12 @@ public final class ResponseCache implements RegistryListener {
      * change: one curl of the XML registry must not cost a rebuild per refresh for ever. Clients poll every 30 s.
      */
     static final long IDLE_SHAPE_MILLIS = 60_000;
+    /**
+     * A stale shape is rebuilt no sooner than this many times its last build's duration after that build, so
+     * rebuilding one shape never takes more than about a fifth of a core, whatever the churn: the cost shows as
+     * staleness beyond the interval only when a build takes longer than a fifth of it.
+     */
+    static final long BUILD_COST_FACTOR = 5;
     private final InstanceRegistry registry;
     private final RemoteRegions remote;
     private final Clock clock;
@@ -126,6 +132,8 @@ public final class ResponseCache implements RegistryListener {
             }
             if (now - old.lastRead() > IDLE_SHAPE_MILLIS) {
                 readOnly.remove(e.getKey(), old);   // its next reader builds it once, as on first use
+            } else if (now - old.builtAt() < BUILD_COST_FACTOR * old.buildMillis()) {
+                continue;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn
             } else {
                 Payload rebuilt = fresh(e.getKey());
                 rebuilt.markRead(old.lastRead());
@@ -206,8 +214,10 @@ public final class ResponseCache implements RegistryListener {
         if (gzipWanted.contains(key) && !payload.isEmpty()) {
             payload.gzipped();
         }
+        long nanos = System.nanoTime() - t0;
+        payload.timed(clock.millis(), TimeUnit.NANOSECONDS.toMillis(nanos));
         builds.increment();
-        buildNanos.add(System.nanoTime() - t0);
+        buildNanos.add(nanos);
         return payload;
     }
 

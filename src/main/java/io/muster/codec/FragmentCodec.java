@@ -80,6 +80,20 @@ public final class FragmentCodec {
         return out.toByteArray();
     }
 
+    /**
+     * One application as it appears in an {@code applications} document's list (in JSON without the
+     * {@code {"application":...}} wrapper): the segment {@link RegistrySegments} keeps per application.
+     */
+    public byte[] encodeListForm(WireFormat format, Application app, Detail detail) {
+        long now = millis.getAsLong();
+        byte[] shell = shell(format, detail, app.name(), now);
+        Assembly out = new Assembly(4 + 3 * app.instances().size());
+        application(out, format, detail, app, shell, Envelope.listFormStart(format),
+                Envelope.listFormEnd(format, shell.length), now);
+        sweepIfDue(now);
+        return out.toByteArray();
+    }
+
     /** Instance fragments held, all shapes together (for tests and the memory figure). */
     public int size() {
         return fragments.stream().mapToInt(Map::size).sum();

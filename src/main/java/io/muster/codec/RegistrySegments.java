@@ -3,7 +3,6 @@ package io.muster.codec;
 import io.muster.model.InstanceInfo;
 import io.muster.registry.AppGroups;
 
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -65,7 +64,7 @@ public final class RegistrySegments {
         for (AppGroups.Group g : groups.groups()) {
             Segment s = kept.get(g.app());
             if (s == null || !g.sameSources(s.sources) || now - s.encodedAt > REENCODE_AFTER_MILLIS) {
-                s = Segment.encode(fragments.encode(format, g.decorated(), detail), format, g, now);
+                s = new Segment(g.sources(), fragments.encodeListForm(format, g.decorated(), detail), now);
             }
             next.put(g.app(), s);
             ordered[i++] = s;
@@ -109,21 +108,13 @@ public final class RegistrySegments {
         final int crc;
         private volatile Compressed compressed;
 
-        private Segment(InstanceInfo[] sources, byte[] plain, long encodedAt) {
+        Segment(InstanceInfo[] sources, byte[] plain, long encodedAt) {
             this.sources = sources;
             this.plain = plain;
             this.encodedAt = encodedAt;
             CRC32 c = new CRC32();
             c.update(plain);
             this.crc = (int) c.getValue();
-        }
-
-        /** @param doc the application's single-application document */
-        static Segment encode(byte[] doc, WireFormat format, AppGroups.Group group, long now) {
-            int from = Envelope.listFormStart(format);
-            int to = Envelope.listFormEnd(format, doc.length);
-            byte[] plain = from == 0 && to == doc.length ? doc : Arrays.copyOfRange(doc, from, to);
-            return new Segment(group.sources(), plain, now);
         }
 
         /** Compressed after {@code before} (the bytes preceding it, or null) with {@code separator} in front. */

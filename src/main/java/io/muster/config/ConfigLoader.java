@@ -123,7 +123,8 @@ public final class ConfigLoader {
             checkUrl("eureka.server.myUrl", peers.myUrl());
         }
         ServerConfig.SecurityConfig security = new ServerConfig.SecurityConfig(bool(false, "clientAuthRequired"),
-                bool(true, "fastPaths"));
+                bool(true, "fastPaths"),
+                integer(ServerConfig.SecurityConfig.DEFAULT_SENDFILE_MIN_BYTES, 0, "sendfileMinBytes"));
         ServerConfig.LimitsConfig limits = limits();
         ServerConfig.MetricsConfig metrics = new ServerConfig.MetricsConfig(
                 integer(ServerConfig.MetricsConfig.DEFAULT.maxAppLabels(), 0, "metricsMaxAppLabels"));

@@ -16,7 +16,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -39,14 +41,23 @@ public final class FrontDoor implements Filter {
     private final Servlet jaxRs;
     private final Api api;
     private final ChangeStreams changes;
+    /** Null when the container or the settings give no sendfile. */
+    private final SendfileBodies sendfile;
+    /** Endpoints whose bodies are the response cache's shared payloads, the only ones worth a file. */
+    private static final Set<Endpoint> CACHED = EnumSet.of(Endpoint.FULL_REGISTRY, Endpoint.DELTA, Endpoint.APP,
+            Endpoint.VIP, Endpoint.SECURE_VIP);
 
     /**
      * @param fastPaths     false sends every request through Jersey (to compare the two roads)
      * @param dashboardPath where the dashboard's page is ({@code /} by default); null when there is no dashboard
      * @param jaxRs         Jersey, given every request the fast paths do not answer
+     * @param bodiesDir     where large cached bodies are written for the container's sendfile, or null for none
+     * @param sendfileMin   the smallest body sent that way
      */
     public FrontDoor(Api api, boolean clientAuthRequired, boolean fastPaths, String dashboardPath,
-                     MusterMetrics metrics, ChangeStreams changes, Servlet jaxRs) {
+                     MusterMetrics metrics, ChangeStreams changes, Servlet jaxRs, Path bodiesDir, int sendfileMin) {
+        this.sendfile = bodiesDir == null || !fastPaths ? null
+                : new SendfileBodies(bodiesDir, sendfileMin, System::currentTimeMillis);
         this.jaxRs = jaxRs;
         this.api = api;
         this.changes = changes;
@@ -99,7 +110,12 @@ public final class FrontDoor implements Filter {
         }
         Reply reply = fastPaths == null ? null : fastPaths.serve(route, req);
         if (reply != null) {
-            write(rsp, "HEAD".equals(method) ? reply.withoutBody() : reply);
+            Reply r = "HEAD".equals(method) ? reply.withoutBody() : reply;
+            if (sendfile != null && CACHED.contains(route.endpoint()) && sendfile.offer(req, r.body())) {
+                writeHeaders(rsp, r);   // the connector sends the body from the file
+            } else {
+                write(rsp, r);
+            }
         } else {
             // not chain.doFilter: the container may have mapped the request to another servlet (Tomcat sends
             // *.jsp to its JSP servlet), but the route says it is Jersey's
@@ -148,14 +164,25 @@ public final class FrontDoor implements Filter {
     }
 
     static void write(HttpServletResponse rsp, Reply reply) throws IOException {
+        writeHeaders(rsp, reply);
+        if (reply.body().length > 0) {
+            rsp.getOutputStream().write(reply.body());
+        }
+    }
+
+    private static void writeHeaders(HttpServletResponse rsp, Reply reply) {
         rsp.setStatus(reply.status());
         reply.headers().forEach(rsp::setHeader);
         if (reply.contentType() != null) {
             rsp.setContentType(reply.contentType());
         }
         rsp.setContentLength(reply.body().length);
-        if (reply.body().length > 0) {
-            rsp.getOutputStream().write(reply.body());
+    }
+
+    @Override
+    public void destroy() {
+        if (sendfile != null) {
+            sendfile.close();
         }
     }
 }

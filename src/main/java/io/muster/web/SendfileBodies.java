@@ -1,0 +1,166 @@
+package io.muster.web;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Large cached response bodies (full registries, deltas) handed to Tomcat's sendfile: each body is written once to
+ * a file in the web application's temporary directory, and the connector then sends that file from the page cache
+ * for every request that gets the same body, instead of copying hundreds of kilobytes through the JVM and the
+ * socket buffers per response. Used only where the container offers it (Tomcat's HTTP connectors set {@value
+ * #SUPPORT}), for bodies of at least {@code minBytes}; otherwise the caller writes the bytes as usual.
+ *
+ * <p>A body is recognised by identity: the response cache hands every request the same array until the payload is
+ * rebuilt. A file nobody was sent for {@value #IDLE_MILLIS} ms is deleted when the next file is written, so the
+ * files on disk are those of the last few payloads. Tomcat opens the file as soon as the request returns, long
+ * before that.
+ *
+ * <p>Thread safety: files are published through a concurrent map; a file's use and its deletion are ordered by
+ * the file's own lock, so a file handed to a request is not deleted for {@value #IDLE_MILLIS} ms.
+ */
+final class SendfileBodies implements AutoCloseable {
+    static final String SUPPORT = "org.apache.tomcat.sendfile.support";
+    static final String FILENAME = "org.apache.tomcat.sendfile.filename";
+    static final String START = "org.apache.tomcat.sendfile.start";
+    static final String END = "org.apache.tomcat.sendfile.end";
+    static final long IDLE_MILLIS = 5_000;
+    private static final Logger LOG = Logger.getLogger(SendfileBodies.class.getName());
+    private final Path dir;
+    private final int minBytes;
+    private final LongSupplier millis;
+    private final Map<Body, BodyFile> files = new ConcurrentHashMap<>();
+    private final AtomicLong names = new AtomicLong();
+
+    /** @param dir a directory of this web application's own, created if missing and removed by {@link #close} */
+    SendfileBodies(Path dir, int minBytes, LongSupplier millis) {
+        this.dir = dir;
+        this.minBytes = minBytes;
+        this.millis = millis;
+    }
+
+    /**
+     * Sets the request up to have {@code body} sent by sendfile, when the container supports it and the body is
+     * large enough; the caller then sets the headers (Content-Length included) and writes no body.
+     *
+     * @return false when the caller must write the body itself
+     */
+    boolean offer(HttpServletRequest req, byte[] body) {
+        if (body.length < minBytes || !Boolean.TRUE.equals(req.getAttribute(SUPPORT))) {
+            return false;
+        }
+        try {
+            String path = fileFor(body);
+            req.setAttribute(FILENAME, path);
+            req.setAttribute(START, 0L);
+            req.setAttribute(END, (long) body.length);
+            return true;
+        } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
+            LOG.log(Level.WARNING, "sendfile unavailable, writing the body instead: " + e);
+            return false;
+        }
+    }
+
+    private String fileFor(byte[] body) throws IOException {
+        long now = millis.getAsLong();
+        Body key = new Body(body);
+        BodyFile f = files.get(key);
+        if (f != null && f.use(now)) {
+            return f.path;
+        }
+        synchronized (this) {   // one writer: a rebuilt payload's first requests arrive together
+            f = files.get(key);
+            if (f != null && f.use(now)) {
+                return f.path;
+            }
+            sweep(now);
+            Files.createDirectories(dir);
+            Path file = dir.resolve("body-" + names.incrementAndGet());
+            Files.write(file, body);
+            f = new BodyFile(file.toFile().getCanonicalPath(), now);
+            files.put(key, f);
+            return f.path;
+        }
+    }
+
+    private void sweep(long now) {
+        files.entrySet().removeIf(e -> {
+            if (!e.getValue().retire(now)) {
+                return false;
+            }
+            try {
+                Files.deleteIfExists(Path.of(e.getValue().path));
+            } catch (IOException ex) {
+                LOG.fine("could not delete " + e.getValue().path + ": " + ex);
+            }
+            return true;
+        });
+    }
+
+    /** Files written so far and still held (for tests). */
+    int held() {
+        return files.size();
+    }
+
+    @Override
+    public void close() {
+        sweep(Long.MAX_VALUE);
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            LOG.fine("could not delete " + dir + ": " + e);
+        }
+    }
+
+    /** A body array by identity. */
+    private record Body(byte[] bytes) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Body b && b.bytes == bytes;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(bytes);
+        }
+    }
+
+    /** A written body and when it was last handed out. */
+    private static final class BodyFile {
+        final String path;
+        private long lastUsed;
+        private boolean retired;
+
+        BodyFile(String path, long now) {
+            this.path = path;
+            this.lastUsed = now;
+        }
+
+        /** Marks the file used now; false when it has been retired (deleted or about to be). */
+        synchronized boolean use(long now) {
+            if (retired) {
+                return false;
+            }
+            lastUsed = now;
+            return true;
+        }
+
+        /** Retires the file when idle long enough; true when the caller is to delete it. */
+        synchronized boolean retire(long now) {
+            if (retired || (now != Long.MAX_VALUE && now - lastUsed < IDLE_MILLIS)) {
+                return retired;
+            }
+            retired = true;
+            return true;
+        }
+    }
+}
