@@ -5,8 +5,10 @@ import com.google.common.cache.CacheBuilder;
 import com.google.common.cache.CacheLoader;
 import com.google.common.cache.LoadingCache;
 import com.google.common.util.concurrent.UncheckedExecutionException;
+import io.muster.codec.Detail;
 import io.muster.codec.FragmentCodec;
 import io.muster.codec.RegistrySegments;
+import io.muster.codec.WireFormat;
 import io.muster.config.ServerConfig.ResponseCacheConfig;
 import io.muster.model.InstanceInfo;
 import io.muster.model.VipKind;
@@ -52,6 +54,14 @@ public final class ResponseCache implements RegistryListener {
      * change: one curl of the XML registry must not cost a rebuild per refresh for ever. Clients poll every 30 s.
      */
     static final long IDLE_SHAPE_MILLIS = 60_000;
+    /**
+     * What Eureka clients fetch by default (JSON, full detail, gzip; the full registry at start, the delta after):
+     * kept built and compressed from the start, read or not, so that no client waits for a first build. Building a
+     * 100,000-instance delta from nothing takes seconds; a start-up burst of clients would all wait for it.
+     */
+    public static final Set<CacheKey> CLIENT_DEFAULTS = Set.of(
+            new CacheKey(CacheKey.Entity.ALL_APPS, "", WireFormat.JSON, Detail.FULL),
+            new CacheKey(CacheKey.Entity.DELTA, "", WireFormat.JSON, Detail.FULL));
     /**
      * A stale shape is rebuilt no sooner than this many times its last build's duration after that build, so
      * rebuilding one shape never takes more than about a fifth of a core, whatever the churn: the cost shows as
@@ -101,6 +111,12 @@ public final class ResponseCache implements RegistryListener {
         this.readWrite = CacheBuilder.newBuilder().initialCapacity(config.initialCapacity()).ticker(ticker)
                 .expireAfterWrite(config.autoExpiration())
                 .build(CacheLoader.from(this::build));
+        if (useReadOnly) {
+            for (CacheKey key : CLIENT_DEFAULTS) {
+                gzipWanted.add(key);
+                readOnly.put(key, fresh(key));
+            }
+        }
     }
 
     /** The payload for a request shape; empty when the app is unknown. */
@@ -130,7 +146,7 @@ public final class ResponseCache implements RegistryListener {
             if (!isStale(e.getKey(), old)) {
                 continue;
             }
-            if (now - old.lastRead() > IDLE_SHAPE_MILLIS) {
+            if (now - old.lastRead() > IDLE_SHAPE_MILLIS && !CLIENT_DEFAULTS.contains(e.getKey())) {
                 readOnly.remove(e.getKey(), old);   // its next reader builds it once, as on first use
             } else if (now - old.builtAt() < BUILD_COST_FACTOR * old.buildMillis()) {
                 continue;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn
