@@ -1,9 +1,14 @@
 package io.muster.snapshot;
 
 import io.muster.codec.Detail;
+import io.muster.codec.DocumentWriter;
 import io.muster.codec.EurekaCodec;
 import io.muster.codec.WireFormat;
 import io.muster.model.Applications;
+import io.muster.registry.AppGroups;
+
+import java.io.IOException;
+import java.io.OutputStream;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -28,13 +33,22 @@ public final class SnapshotFile {
 
     public static byte[] encode(Applications apps, String node, Instant savedAt) {
         byte[] body = EurekaCodec.encode(WireFormat.JSON, apps, Detail.FULL);
-        String header = MAGIC + ' ' + VERSION + ' ' + savedAt.toEpochMilli() + ' ' + body.length + ' '
-                + Long.toHexString(crc(body, 0, body.length)) + ' ' + node + '\n';
-        byte[] head = header.getBytes(StandardCharsets.UTF_8);
+        byte[] head = header(node, savedAt, body.length, crc(body, 0, body.length));
         byte[] out = new byte[head.length + body.length];
         System.arraycopy(head, 0, out, 0, head.length);
         System.arraycopy(body, 0, out, head.length, body.length);
         return out;
+    }
+
+    /** The header line for a body of {@code length} bytes with this CRC-32, as {@link #encode} writes it. */
+    static byte[] header(String node, Instant savedAt, long length, long crc) {
+        return (MAGIC + ' ' + VERSION + ' ' + savedAt.toEpochMilli() + ' ' + length + ' ' + Long.toHexString(crc)
+                + ' ' + node + '\n').getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Writes the body of a snapshot of {@code groups}: what {@link #encode} puts after the header. */
+    static void writeBody(OutputStream out, AppGroups groups) throws IOException {
+        DocumentWriter.write(out, WireFormat.JSON, Detail.FULL, groups);
     }
 
     /**

@@ -49,6 +49,21 @@ class RegistryFileTest {
     }
 
     @Test
+    void theFileWrittenAppByAppIsTheDocumentEncodedWholeWithItsHeaderAndNoTemporaryFilesAreLeft() throws Exception {
+        for (int i = 0; i < 50; i++) {
+            before.register(Instances.up("APP-" + (i % 7), "i-" + i), Origin.CLIENT);
+        }
+        clock.advance(Duration.ofSeconds(5));
+        before.renew("APP-3", "i-3", null, null, Origin.CLIENT);
+        save();
+        assertThat(Files.readAllBytes(file())).isEqualTo(
+                SnapshotFile.encode(before.views().snapshot().applications(), NODE, clock.instant()));
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly(file().getFileName().toString());
+        }
+    }
+
+    @Test
     void aLeaseKeepsItsRemainingTimeMinusTheTimeTheNodeWasDown() {
         before.register(Instances.up("APP", "a"), Origin.CLIENT);
         clock.advance(Duration.ofSeconds(30));

@@ -1,0 +1,34 @@
+package io.muster.codec;
+
+import io.muster.registry.AppGroups;
+
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * Writes an {@code applications} document to a stream one application at a time: the bytes of
+ * {@link EurekaCodec#encode(WireFormat, io.muster.model.Applications, Detail)} for {@code groups.decorated()},
+ * without the whole document (100 MB at 100,000 instances) or a decorated copy of every instance ever existing at
+ * once. For the registry snapshot, written every 30 s. Stateless.
+ */
+public final class DocumentWriter {
+    private DocumentWriter() {
+    }
+
+    public static void write(OutputStream out, WireFormat format, Detail detail, AppGroups groups)
+            throws IOException {
+        Envelope envelope = Envelope.of(format, groups.version(), groups.appsHashCode(), detail);
+        out.write(envelope.head());
+        boolean first = true;
+        for (AppGroups.Group group : groups.groups()) {
+            if (!first) {
+                out.write(envelope.separator());
+            }
+            first = false;
+            byte[] doc = EurekaCodec.encode(format, group.decorated(), detail);
+            int from = Envelope.listFormStart(format);
+            out.write(doc, from, Envelope.listFormEnd(format, doc.length) - from);
+        }
+        out.write(envelope.tail());
+    }
+}
