@@ -106,7 +106,7 @@ public final class RegistryServer implements AutoCloseable {
         scheduler.every("delta-retention", config.delta().purgeInterval(), registry::purgeRecentChanges);
         if (config.responseCache().useReadOnlyCache()) {
             scheduler.every("response-cache-refresh", config.responseCache().updateInterval(),
-                    cache::refreshReadOnly);
+                    () -> cache.refreshReadOnly(gate.allowsReads()));
         }
         scheduler.every("renewal-threshold", config.selfPreservation().thresholdUpdateInterval(),
                 selfPreservation::updateThreshold);

@@ -56,8 +56,8 @@ public final class ResponseCache implements RegistryListener {
     static final long IDLE_SHAPE_MILLIS = 60_000;
     /**
      * What Eureka clients fetch by default (JSON, full detail, gzip; the full registry at start, the delta after):
-     * kept built and compressed from the start, read or not, so that no client waits for a first build. Building a
-     * 100,000-instance delta from nothing takes seconds; a start-up burst of clients would all wait for it.
+     * kept built and compressed from the moment reads open, read or not, so that no client waits for a first
+     * build. Building a 100,000-instance delta from nothing takes seconds; a burst of clients would all wait.
      */
     public static final Set<CacheKey> CLIENT_DEFAULTS = Set.of(
             new CacheKey(CacheKey.Entity.ALL_APPS, "", WireFormat.JSON, Detail.FULL),
@@ -111,12 +111,6 @@ public final class ResponseCache implements RegistryListener {
         this.readWrite = CacheBuilder.newBuilder().initialCapacity(config.initialCapacity()).ticker(ticker)
                 .expireAfterWrite(config.autoExpiration())
                 .build(CacheLoader.from(this::build));
-        if (useReadOnly) {
-            for (CacheKey key : CLIENT_DEFAULTS) {
-                gzipWanted.add(key);
-                readOnly.put(key, fresh(key));
-            }
-        }
     }
 
     /** The payload for a request shape; empty when the app is unknown. */
@@ -138,9 +132,28 @@ public final class ResponseCache implements RegistryListener {
         return p;
     }
 
-    /** Replaces read-only entries whose content changed since they were built. Run by the scheduler. */
+    /** Replaces read-only entries whose content changed since they were built. */
     public void refreshReadOnly() {
+        refreshReadOnly(false);
+    }
+
+    /**
+     * {@link #refreshReadOnly()}, run by the scheduler; with {@code readsOpen}, first builds the shapes clients
+     * fetch by default if nobody has yet. Not before reads open: a payload built before the start-up sync would be
+     * served, for up to one interval, to the first clients after it.
+     */
+    public void refreshReadOnly(boolean readsOpen) {
         long now = clock.millis();
+        if (readsOpen && useReadOnly) {
+            for (CacheKey key : CLIENT_DEFAULTS) {
+                if (!readOnly.containsKey(key)) {
+                    gzipWanted.add(key);
+                    Payload p = fresh(key);
+                    p.markRead(now);
+                    readOnly.putIfAbsent(key, p);
+                }
+            }
+        }
         for (Map.Entry<CacheKey, Payload> e : readOnly.entrySet()) {
             Payload old = e.getValue();
             if (!isStale(e.getKey(), old)) {
