@@ -100,9 +100,13 @@ public final class InstanceRegistry {
                 leases = apps.computeIfAbsent(registrant.app(), a -> new ConcurrentHashMap<>());
             }
             InstanceInfo incoming = registrant;
-            if (existing != null && existing.instance().lastDirtyTimestamp() > incoming.lastDirtyTimestamp()) {
-                // a stale registration (older client-side version) must not roll back a newer one
-                incoming = existing.instance();
+            long storedDirty = existing == null ? Long.MIN_VALUE : existing.instance().lastDirtyTimestamp();
+            if (storedDirty > incoming.lastDirtyTimestamp()) {
+                // a stale replicated registration must not roll back a newer one; but a client's own registration
+                // is its latest word whatever its clock says (a clock that ran ahead and was put right), so it is
+                // stamped just past the stored version, which peers and the cluster check then take as newer
+                incoming = origin == Origin.PEER ? existing.instance()
+                        : incoming.toBuilder().lastDirtyTimestamp(storedDirty + 1).build();
             }
             if (incoming.overriddenStatus() != InstanceStatus.UNKNOWN) {
                 overrides.putIfAbsent(id, incoming.overriddenStatus());

@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.LongAdder;
 final class ClientLoad implements AutoCloseable {
     enum Phase { FULL, RENEW_ONLY, PAUSED }
 
-    static final String[] STATUSES = {"UP", "DOWN", "OUT_OF_SERVICE", "STARTING"};
+    /** What clients set themselves (OUT_OF_SERVICE is an operator's override, which a registration cannot undo). */
+    static final String[] STATUSES = {"UP", "DOWN", "STARTING"};
 
     private final List<String> nodes;
     private final Ledger ledger;
@@ -55,6 +56,7 @@ final class ClientLoad implements AutoCloseable {
     final LongAdder serverErrorsWhileUp = new LongAdder();
     final LongAdder serverErrorsWhileDown = new LongAdder();
     final LongAdder other4xx = new LongAdder();
+    final Latencies latencies = new Latencies();
 
     ClientLoad(List<String> nodes, Ledger ledger, Outages outages, int workerCount, int apps) {
         this.nodes = nodes;
@@ -227,8 +229,10 @@ final class ClientLoad implements AutoCloseable {
                     failovers.increment();
                 }
                 try {
+                    long sent = System.nanoTime();
                     HttpResponse<Void> r = http.send(request.apply(n).timeout(Duration.ofSeconds(6)).build(),
                             HttpResponse.BodyHandlers.discarding());
+                    latencies.record(System.nanoTime() - sent);
                     int code = r.statusCode();
                     if (code == 503 && r.headers().firstValue("Retry-After").isPresent()) {
                         capRefusals.increment();

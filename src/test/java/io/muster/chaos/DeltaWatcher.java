@@ -59,12 +59,11 @@ final class DeltaWatcher extends Thread {
             return;
         }
         deltas.increment();
-        delta.statusById().forEach((id, value) -> {
-            String[] statusAndAction = value.split("\\|");
-            if (statusAndAction.length > 1 && statusAndAction[1].equals("DELETED")) {
+        delta.statusById().forEach((id, status) -> {
+            if (delta.deleted().contains(id)) {
                 copy.remove(id);
             } else {
-                copy.put(id, statusAndAction[0]);
+                copy.put(id, status);
             }
         });
         if (!RegistryView.hashOf(copy.values()).equals(delta.hash())) {
@@ -85,7 +84,7 @@ final class DeltaWatcher extends Thread {
         hadData |= all.instances() > 0;
         duplicates.add(all.duplicates());
         copy.clear();
-        all.statusById().forEach((id, value) -> copy.put(id, value.split("\\|")[0]));
+        copy.putAll(all.statusById());
         hasCopy = true;
     }
 

@@ -14,7 +14,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** One node's registry as a client reads it ({@code GET /apps/} or {@code /apps/delta}, JSON). */
-record RegistryView(int httpStatus, String hash, Map<String, String> statusById, int duplicates, int instances) {
+record RegistryView(int httpStatus, String hash, Map<String, String> statusById, java.util.Set<String> deleted,
+                    int duplicates, int instances) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static RegistryView fetch(HttpClient http, String nodeUrl, String path) {
@@ -23,34 +24,36 @@ record RegistryView(int httpStatus, String hash, Map<String, String> statusById,
                     .header("Accept", "application/json").timeout(Duration.ofSeconds(10)).build(),
                     HttpResponse.BodyHandlers.ofByteArray());
             if (r.statusCode() != 200) {
-                return new RegistryView(r.statusCode(), null, Map.of(), 0, 0);
+                return new RegistryView(r.statusCode(), null, Map.of(), java.util.Set.of(), 0, 0);
             }
             return parse(JSON.readTree(r.body()));
         } catch (IOException e) {
-            return new RegistryView(-1, null, Map.of(), 0, 0);
+            return new RegistryView(-1, null, Map.of(), java.util.Set.of(), 0, 0);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new RegistryView(-1, null, Map.of(), 0, 0);
+            return new RegistryView(-1, null, Map.of(), java.util.Set.of(), 0, 0);
         }
     }
 
     static RegistryView parse(JsonNode root) {
         JsonNode apps = root.path("applications");
         Map<String, String> byId = new HashMap<>();
+        java.util.Set<String> deleted = new java.util.HashSet<>();
         int duplicates = 0;
         int count = 0;
         for (JsonNode app : list(apps.path("application"))) {
             for (JsonNode i : list(app.path("instance"))) {
                 count++;
                 String id = i.path("instanceId").asText();
-                String value = i.path("status").asText() + (i.has("actionType") ? "|" + i.path("actionType").asText()
-                        : "");
-                if (byId.put(id, value) != null) {
+                if ("DELETED".equals(i.path("actionType").asText())) {
+                    deleted.add(id);
+                }
+                if (byId.put(id, i.path("status").asText()) != null) {
                     duplicates++;
                 }
             }
         }
-        return new RegistryView(200, apps.path("apps__hashcode").asText(), byId, duplicates, count);
+        return new RegistryView(200, apps.path("apps__hashcode").asText(), byId, deleted, duplicates, count);
     }
 
     static Iterable<JsonNode> list(JsonNode n) {
