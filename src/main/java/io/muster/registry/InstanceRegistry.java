@@ -78,7 +78,8 @@ public final class InstanceRegistry {
      *
      * @throws InvalidInstanceException when {@link InstanceRules} refuse the instance; nothing changes
      * @throws RegistryFullException    when a new instance would pass {@code maxInstances} or
-     *                                  {@code maxInstancesPerApp}; nothing changes
+     *                                  {@code maxInstancesPerApp} (a peer's write: by more than a tenth);
+     *                                  nothing changes
      */
     public void register(InstanceInfo registrant, Origin origin) {
         try {
@@ -94,7 +95,7 @@ public final class InstanceRegistry {
             Map<String, Lease> leases = apps.get(registrant.app());
             Lease existing = leases == null ? null : leases.get(id);
             if (existing == null) {
-                checkRoom(leases);
+                checkRoom(leases, origin);
             }
             if (leases == null) {
                 leases = apps.computeIfAbsent(registrant.app(), a -> new ConcurrentHashMap<>());
@@ -151,16 +152,26 @@ public final class InstanceRegistry {
         }
     }
 
-    /** Refuses a new instance when the registry or its app is at its cap (under the change lock). */
-    private void checkRoom(Map<String, Lease> leases) {
+    private static long allowed(int cap, boolean peer) {
+        return peer ? cap + Math.max(1L, cap / 10L) : cap;
+    }
+
+    /**
+     * Refuses a new instance when the registry or its app is at its cap (under the change lock). A peer's write
+     * may pass the cap by a tenth: the peer admitted it under its own cap, and nodes at the cap differ by the writes
+     * still in flight between them, so refusing it would leave an acknowledged registration on some nodes only.
+     */
+    private void checkRoom(Map<String, Lease> leases, Origin origin) {
         LimitsConfig limits = rules.limits();
+        boolean peer = origin == Origin.PEER;
+        String beyond = peer ? " plus a tenth for peers' writes)" : ")";
         RegistryFullException full = null;
-        if (instanceCount >= limits.maxInstances()) {
+        if (instanceCount >= allowed(limits.maxInstances(), peer)) {
             full = new RegistryFullException(Refusal.MAX_INSTANCES, "registry holds " + instanceCount
-                    + " instances, the most allowed (eureka.server.maxInstances)");
-        } else if (leases != null && leases.size() >= limits.maxInstancesPerApp()) {
+                    + " instances, the most allowed (eureka.server.maxInstances" + beyond);
+        } else if (leases != null && leases.size() >= allowed(limits.maxInstancesPerApp(), peer)) {
             full = new RegistryFullException(Refusal.MAX_INSTANCES_PER_APP, "application holds " + leases.size()
-                    + " instances, the most allowed (eureka.server.maxInstancesPerApp)");
+                    + " instances, the most allowed (eureka.server.maxInstancesPerApp" + beyond);
         }
         if (full != null) {
             refusals.get(full.reason()).increment();

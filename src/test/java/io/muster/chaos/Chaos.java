@@ -202,13 +202,29 @@ public final class Chaos {
         load.phase(ClientLoad.Phase.RENEW_ONLY, s.opsPerSecond);
         load.settle();
         Convergence.Verdict v = convergence.await(cluster.urls(), ledger, s.converge);
+        double drained = awaitQueuesDrained(Duration.ofSeconds(60));
         List<NodeGauges> gauges = cluster.nodes.stream().map(NodeGauges::of).toList();
-        FaultResult r = new FaultResult(name, injected, Duration.between(started, Instant.now()), v,
+        FaultResult r = new FaultResult(name, injected, Duration.between(started, Instant.now()), v, drained,
                 Counters.of(load, watchers).minus(before), gauges);
         results.add(r);
         log(r.summary());
         gauges.forEach(g -> log("  " + g.brief()));
         v.examples().forEach(e -> log("  e.g. " + e));
+    }
+
+    /**
+     * Seconds until every node's replication queues hold at most {@link FaultResult#MAX_SETTLED_QUEUE} tasks (a
+     * sender still backing off from a peer that was away drains at its next attempt), or -1 when they did not.
+     */
+    private double awaitQueuesDrained(Duration timeout) throws InterruptedException {
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < timeout.toNanos()) {
+            if (cluster.nodes.stream().allMatch(n -> NodeGauges.queueDepth(n) <= FaultResult.MAX_SETTLED_QUEUE)) {
+                return (System.nanoTime() - start) / 1e9;
+            }
+            Thread.sleep(500);
+        }
+        return -1;
     }
 
     private synchronized void stop() {

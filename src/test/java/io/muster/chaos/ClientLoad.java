@@ -183,7 +183,8 @@ final class ClientLoad implements AutoCloseable {
                     + "\"com.netflix.appinfo.InstanceInfo$DefaultDataCenterInfo\",\"name\":\"MyOwn\"},\"leaseInfo\":"
                     + "{\"renewalIntervalInSecs\":30,\"durationInSecs\":600},\"vipAddress\":\"" + app.toLowerCase()
                     + "\",\"lastDirtyTimestamp\":\"" + dirty + "\",\"lastUpdatedTimestamp\":\"" + dirty + "\"}}";
-            int code = send(n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app))
+            // a 404 to a registration comes from a container whose application is not deployed: next node
+            int code = send(true, n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app))
                     .header("Content-Type", "application/json").header("Accept", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(body)));
             if (code / 100 == 2) {
@@ -201,7 +202,7 @@ final class ClientLoad implements AutoCloseable {
 
         void renew() {
             String s = status;
-            int code = send(n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app + "/" + id
+            int code = send(false, n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app + "/" + id
                     + "?status=" + s + "&lastDirtyTimestamp=" + dirty)).PUT(HttpRequest.BodyPublishers.noBody()));
             if (code == 404) {
                 renewNotFound.increment();
@@ -210,7 +211,7 @@ final class ClientLoad implements AutoCloseable {
         }
 
         void cancel() {
-            int code = send(n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app + "/" + id))
+            int code = send(false, n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app + "/" + id))
                     .DELETE());
             if (code == 200) {
                 status = null;
@@ -221,7 +222,7 @@ final class ClientLoad implements AutoCloseable {
         }
 
         /** Home node first, then the others (as Eureka clients fail over); the status code, or -1. */
-        private int send(java.util.function.IntFunction<HttpRequest.Builder> request) {
+        private int send(boolean failOverOn404, java.util.function.IntFunction<HttpRequest.Builder> request) {
             writes.increment();
             for (int attempt = 0; attempt < nodes.size(); attempt++) {
                 int n = (home + attempt) % nodes.size();
@@ -237,6 +238,9 @@ final class ClientLoad implements AutoCloseable {
                     if (code == 503 && r.headers().firstValue("Retry-After").isPresent()) {
                         capRefusals.increment();
                         return code;   // full: another node is as full
+                    }
+                    if (code == 404 && failOverOn404) {
+                        continue;
                     }
                     if (code >= 500) {
                         (outages.isDown(n) ? serverErrorsWhileDown : serverErrorsWhileUp).increment();

@@ -5,7 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** One fault's figures and whether it passed. */
-record FaultResult(String fault, String injected, Duration took, Convergence.Verdict verdict, Counters counts,
+record FaultResult(String fault, String injected, Duration took, Convergence.Verdict verdict, double drainSeconds,
+                   Counters counts,
                    List<NodeGauges> gauges) {
     /** A replication queue still this deep after the nodes agreed is one that does not drain. */
     static final double MAX_SETTLED_QUEUE = 50;
@@ -28,10 +29,9 @@ record FaultResult(String fault, String injected, Duration took, Convergence.Ver
             f.add("at the cap: " + counts.capRefusalsWithoutRetryAfter() + " 503 without Retry-After, "
                     + counts.capRefusedKnown() + " known instances refused");
         }
-        for (NodeGauges g : gauges) {
-            if (g.queueDepth() > MAX_SETTLED_QUEUE) {
-                f.add(g.node() + " replication queue " + g.queueDepth() + " after converging");
-            }
+        if (drainSeconds < 0) {
+            f.add("replication queues still above " + MAX_SETTLED_QUEUE + " a minute after converging: "
+                    + gauges.stream().map(g -> g.node() + " " + g.queueDepth()).toList());
         }
         return f;
     }
@@ -44,28 +44,29 @@ record FaultResult(String fault, String injected, Duration took, Convergence.Ver
         Convergence.Verdict v = verdict;
         return String.format("%s: %s; converged %s (%.1f s after healing), %d instances checked, lost %d, stale %d,"
                         + " resurrected %d, unknown %d, duplicates %d, uncertain %d; writes %d (acked %d, failovers %d,"
-                        + " 5xx while up %d, while down %d, cap 503 %d); deltas %d, reconciles %d, empty %d%s",
+                        + " 5xx while up %d, while down %d, cap 503 %d); deltas %d, reconciles %d, empty %d;"
+                        + " queues drained %.1f s later%s",
                 fault, passed() ? "PASS" : "FAIL", v.converged(), v.seconds(), v.checked(), v.lost(),
                 v.wrongStatus(), v.resurrected(), v.unknown(), v.duplicates(), v.uncertain(), counts.writes(),
                 counts.acked(), counts.failovers(), counts.serverErrorsWhileUp() + counts.readErrorsWhileUp(),
                 counts.serverErrorsWhileDown(), counts.capRefusals(), counts.deltas(), counts.reconciles(),
-                counts.emptyAfterData(), passed() ? "" : " -- " + String.join("; ", failures()));
+                counts.emptyAfterData(), drainSeconds, passed() ? "" : " -- " + String.join("; ", failures()));
     }
 
     static String table(List<FaultResult> results) {
         StringBuilder b = new StringBuilder("| fault | result | converged after heal (s) | instances checked | lost"
                 + " | stale status | resurrected | duplicates | writes (acked) | 5xx while up | 5xx while down"
-                + " | cap 503 | reconciles | empty reads | max queue after | heap after GC (MB) | threads | fds |\n"
+                + " | cap 503 | reconciles | empty reads | queues drained (s) | heap after GC (MB) | threads | fds |\n"
                 + "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|---|\n");
         for (FaultResult r : results) {
             Convergence.Verdict v = r.verdict;
             Counters c = r.counts;
             b.append(String.format("| %s | %s | %.1f | %d | %d | %d | %d | %d | %d (%d) | %d | %d | %d | %d | %d"
-                            + " | %.0f | %s | %s | %s |%n", r.fault, r.passed() ? "pass" : "FAIL", v.seconds(),
+                            + " | %.1f | %s | %s | %s |%n", r.fault, r.passed() ? "pass" : "FAIL", v.seconds(),
                     v.checked(), v.lost(), v.wrongStatus(), v.resurrected(), v.duplicates(), c.writes(), c.acked(),
                     c.serverErrorsWhileUp() + c.readErrorsWhileUp(), c.serverErrorsWhileDown(), c.capRefusals(),
                     c.reconciles(), c.emptyAfterData(),
-                    r.gauges.stream().mapToDouble(NodeGauges::queueDepth).max().orElse(0),
+                    r.drainSeconds,
                     join(r.gauges, g -> Long.toString(g.heapAfterGcKb() / 1024)),
                     join(r.gauges, g -> Integer.toString(g.threads())),
                     join(r.gauges, g -> Integer.toString(g.openFiles()))));

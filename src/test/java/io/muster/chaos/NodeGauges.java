@@ -20,6 +20,10 @@ record NodeGauges(String node, long pid, double queueDepth, double droppedTasks,
                 sum(metrics, "muster_replication_dropped_total"), n.heapAfterGcKb(), n.threads(), n.openFiles());
     }
 
+    static double queueDepth(TomcatNode n) {
+        return sum(get(n.url() + "metrics"), "muster_replication_queue_depth");
+    }
+
     private static double sum(String text, String name) {
         Matcher m = Pattern.compile("(?m)^" + name + "(\\{[^}]*})? ([0-9.eE+-]+)$").matcher(text);
         double total = 0;
