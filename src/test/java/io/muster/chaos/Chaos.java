@@ -16,7 +16,7 @@ import java.util.List;
  * sampled. Loopback only (nodes 18951-18953, links 18961-18969); every Tomcat it starts is stopped on the way out.
  *
  * <pre>
- * java -cp target/test-classes:CLASSPATH io.muster.chaos.Chaos [--short]     (bench/chaos.sh does this)
+ * java -cp target/test-classes:CLASSPATH io.muster.chaos.Chaos [--short] [--only kill,clock]   (bench/chaos.sh)
  * </pre>
  */
 public final class Chaos {
@@ -32,7 +32,7 @@ public final class Chaos {
 
     /** Small counts, and a retry window and cluster check shortened so a link fault can outlast them in seconds. */
     static Settings quick() {
-        return new Settings(300, 200, 20, 6, 60, 12, Duration.ofSeconds(6), Duration.ofSeconds(10),
+        return new Settings(300, 200, 20, 6, 60, 12, Duration.ofSeconds(5), Duration.ofSeconds(8),
                 Duration.ofSeconds(90), List.of("-Deureka.server.maxTimeForReplication=6000",
                 "-Deureka.server.clusterCheck.intervalMs=3000", "-Deureka.server.clusterCheck.repairGraceMs=6000"));
     }
@@ -49,9 +49,12 @@ public final class Chaos {
     private final Convergence convergence = new Convergence();
     private final List<FaultResult> results = new ArrayList<>();
     private final int cap;
+    /** Words naming the faults to run (--only kill,clock); empty: all. */
+    private final List<String> only;
 
-    private Chaos(Path repo, Settings s) throws IOException {
+    private Chaos(Path repo, Settings s, List<String> only) throws IOException {
         this.s = s;
+        this.only = only;
         this.out = repo.resolve("target/chaos");
         Files.createDirectories(out);
         // room for everything the faults before the cap register, plus the nodes' own registrations; the cap
@@ -64,14 +67,17 @@ public final class Chaos {
     }
 
     public static void main(String[] args) throws Exception {
-        boolean quick = List.of(args).contains("--short");
-        List<FaultResult> results = run(Path.of("").toAbsolutePath(), quick ? quick() : full());
+        List<String> a = List.of(args);
+        boolean quick = a.contains("--short");
+        int o = a.indexOf("--only");
+        List<String> only = o >= 0 && o + 1 < a.size() ? List.of(a.get(o + 1).split(",")) : List.of();
+        List<FaultResult> results = run(Path.of("").toAbsolutePath(), quick ? quick() : full(), only);
         System.exit(results.stream().allMatch(FaultResult::passed) ? 0 : 1);
     }
 
     /** Runs every fault; the results are also written to target/chaos/results.md. */
-    static List<FaultResult> run(Path repo, Settings settings) throws Exception {
-        Chaos chaos = new Chaos(repo, settings);
+    static List<FaultResult> run(Path repo, Settings settings, List<String> only) throws Exception {
+        Chaos chaos = new Chaos(repo, settings, only);
         Thread stopper = new Thread(chaos::stop, "chaos-stop");
         Runtime.getRuntime().addShutdownHook(stopper);
         try {
@@ -194,6 +200,9 @@ public final class Chaos {
     }
 
     private void record(String name, String injected, Fault fault) throws Exception {
+        if (!only.isEmpty() && !name.equals("baseline") && only.stream().noneMatch(name::contains)) {
+            return;
+        }
         log("fault: " + name);
         Counters before = Counters.of(load, watchers);
         Instant started = Instant.now();

@@ -211,13 +211,14 @@ final class ClientLoad implements AutoCloseable {
         }
 
         void cancel() {
-            int code = send(false, n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app + "/" + id))
+            // a node that does not know the instance (or whose application is away) answers 404: the next node
+            int code = send(true, n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app + "/" + id))
                     .DELETE());
             if (code == 200) {
                 status = null;
                 ledger.cancelled(id, app);
             } else {
-                ledger.unanswered(id);   // 404: this node did not know it; where the instance is now is unknown
+                ledger.unanswered(id);   // 404 everywhere or no answer: where the instance is now is unknown
             }
         }
 

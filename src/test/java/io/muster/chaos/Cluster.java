@@ -10,9 +10,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Three Muster nodes on Tomcat (ports 18951-18953), each reaching each other through its own {@link LinkProxy}
- * (node i's URL for node j is proxy 1896{3i+j}-ish, see {@link #proxyPort}), each listing all three URLs with the
- * eureka-peer credentials, as operators configure a cluster.
+ * Three Muster nodes on Tomcat (ports 18951-18953), each reaching the others through a {@link LinkProxy} of its
+ * own per peer (ports 18961-18969, see {@link #proxyPort}), each listing all three URLs with the eureka-peer
+ * credentials, as operators configure a cluster.
  */
 final class Cluster implements AutoCloseable {
     static final int FIRST_NODE_PORT = 18951;
@@ -27,7 +27,9 @@ final class Cluster implements AutoCloseable {
     Cluster(Path repo, Path work, int size, List<String> settings) throws IOException {
         this.settings = settings;
         Path home = TomcatNode.catalinaHome(repo);
-        Path war = repo.resolve("target/eureka.war").toAbsolutePath();
+        // -Dchaos.war=other.war runs the faults against another build (to see a defect before its fix)
+        Path war = Path.of(System.getProperty("chaos.war", repo.resolve("target/eureka.war").toString()))
+                .toAbsolutePath();
         links = new LinkProxy[size][size];
         for (int i = 0; i < size; i++) {
             nodes.add(new TomcatNode("node" + (i + 1), FIRST_NODE_PORT + i, home, work.resolve("node" + (i + 1)), war,

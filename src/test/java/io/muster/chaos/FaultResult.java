@@ -10,6 +10,8 @@ record FaultResult(String fault, String injected, Duration took, Convergence.Ver
                    List<NodeGauges> gauges) {
     /** A replication queue still this deep after the nodes agreed is one that does not drain. */
     static final double MAX_SETTLED_QUEUE = 50;
+    /** Half of a node's -Xmx (Cluster): a heap after GC above it is one that grows with the faults. */
+    static final long MAX_HEAP_AFTER_GC_KB = 192 * 1024;
 
     List<String> failures() {
         List<String> f = new ArrayList<>();
@@ -28,6 +30,11 @@ record FaultResult(String fault, String injected, Duration took, Convergence.Ver
         if (counts.capRefusalsWithoutRetryAfter() + counts.capRefusedKnown() > 0) {
             f.add("at the cap: " + counts.capRefusalsWithoutRetryAfter() + " 503 without Retry-After, "
                     + counts.capRefusedKnown() + " known instances refused");
+        }
+        for (NodeGauges g : gauges) {
+            if (g.heapAfterGcKb() > MAX_HEAP_AFTER_GC_KB) {
+                f.add(g.node() + " heap after GC " + g.heapAfterGcKb() / 1024 + " MB");
+            }
         }
         if (drainSeconds < 0) {
             f.add("replication queues still above " + MAX_SETTLED_QUEUE + " a minute after converging: "
