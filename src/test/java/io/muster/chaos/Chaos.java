@@ -124,11 +124,13 @@ public final class Chaos {
                 () -> cluster.linksInto(1, LinkProxy.Mode.BATCH_TIMEOUT));
         long skewed = load.clients() / 5;
         record("client clock 10 min ahead", "a fifth of the clients (" + skewed + ") run their clocks 10 minutes"
-                + " ahead for " + s.linkFault.toSeconds() + " s (registering, changing status), then the clocks are"
-                + " put right and they go on writing", () -> {
+                + " ahead for " + s.linkFault.toSeconds() + " s (each sets itself DOWN, then goes on writing), then the"
+                + " clocks are put right and each sets itself UP again", () -> {
             load.skewClocks(skewed, TEN_MINUTES);
+            log(load.changeStatusOfFirst(skewed, "DOWN") + " skewed clients set DOWN with their clocks ahead");
             Thread.sleep(s.linkFault.toMillis());
             load.skewClocks(skewed, 0);
+            log(load.changeStatusOfFirst(skewed, "UP") + " of them set UP again with their clocks put right");
             Thread.sleep(s.linkFault.toMillis());
         });
         record("combined: kill + link drop + skewed clocks", "node 3 killed halfway through a burst while links"

@@ -144,6 +144,23 @@ final class ClientLoad implements AutoCloseable {
         return done;
     }
 
+    /**
+     * Every registered client numbered below {@code below} registers again with the given status (a status change,
+     * as a Netflix client makes one), each with its current clock; returns how many were acknowledged.
+     */
+    int changeStatusOfFirst(long below, String status) {
+        int done = 0;
+        for (Client c : byId.values()) {
+            if (c.number < below && c.status != null) {
+                synchronized (c) {
+                    c.register(status);
+                }
+                done += status.equals(c.status) ? 1 : 0;
+            }
+        }
+        return done;
+    }
+
     /** Number of clients created so far. */
     long clients() {
         return nextInstance.get();
