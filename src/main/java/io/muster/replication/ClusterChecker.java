@@ -181,11 +181,17 @@ public final class ClusterChecker implements RegistryListener {
     }
 
     /**
-     * @param since when the difference was first seen. A copy held on one side only is copied across only if its
-     *              lease was renewed since then: a live client renews within the grace, while a copy nobody renews
-     *              is one the other side cancelled longer ago than its tombstones last (a node that was away kept
-     *              it); copying it would bring a cancelled instance back, so it is left to expire instead.
+     * @param since when the difference was first seen. A copy held on one side only is copied across if its
+     *              version (dirty timestamp) is younger than the tombstones (a cancellation of it would still be
+     *              in the other side's digest), or if its lease was renewed since then (its client is alive). An
+     *              older copy nobody renews may be one the other side cancelled longer ago than its tombstones
+     *              last (kept by a node that was away); copying it would bring a cancelled instance back, so it is
+     *              left to expire instead.
      */
+    private boolean olderThanTombstones(InstanceInfo copy) {
+        return copy.lastDirtyTimestamp() < clock.instant().minus(window).toEpochMilli();
+    }
+
     private void repair(PeerNode node, Drift d, InstanceInfo theirCopy, Instant since) {
         String what = d.app() + "/" + d.id() + " (" + d.kind() + ") with peer " + node.url();
         switch (d.repair()) {
@@ -194,7 +200,8 @@ public final class ClusterChecker implements RegistryListener {
                 if (lease == null) {
                     return;   // gone since the comparison; the next round sees what is left
                 }
-                if (d.kind() == Drift.Kind.ONLY_HERE && lease.lastRenewedAt().isBefore(since)) {
+                if (d.kind() == Drift.Kind.ONLY_HERE && olderThanTombstones(lease.instance())
+                        && lease.lastRenewedAt().isBefore(since)) {
                     return;
                 }
                 node.repairRegister(lease.instance());
@@ -205,7 +212,8 @@ public final class ClusterChecker implements RegistryListener {
                 // the peer's renewal time as its (cached) registry reports it: never later than the truth, so a
                 // live copy may wait for the peer's own push, but a stale one is never taken; 0: not reported
                 long renewed = theirCopy.leaseInfo().lastRenewalTimestamp();
-                if (d.kind() == Drift.Kind.ONLY_THERE && renewed > 0 && renewed < since.toEpochMilli()) {
+                if (d.kind() == Drift.Kind.ONLY_THERE && olderThanTombstones(theirCopy) && renewed > 0
+                        && renewed < since.toEpochMilli()) {
                     return;
                 }
                 try {

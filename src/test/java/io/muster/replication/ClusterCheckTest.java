@@ -191,6 +191,7 @@ class ClusterCheckTest {
     void aCopyNobodyRenewsIsNotCopiedAcrossOnceTheTombstonesAreGone() throws Exception {
         // this node was away while the instance was cancelled elsewhere, and the cancellation is older than the
         // peer's tombstones: only the renewals tell a stale copy from a registration the peer missed
+        clock.advance(Duration.ofMinutes(4));   // the versions below are older than the 3-minute tombstones
         registry.register(instance("A", "stale", 5, InstanceStatus.UP), Origin.PEER);
         InstanceInfo theirStale = Instances.sample("B", "b-stale").lastDirtyTimestamp(5)
                 .leaseInfo(new io.muster.model.LeaseInfo(30, 90, 1, clock.millis(), 0, 0)).build();
