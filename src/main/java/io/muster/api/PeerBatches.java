@@ -7,9 +7,11 @@ import io.muster.model.InstanceStatus;
 import io.muster.model.ReplicationItem;
 import io.muster.model.ReplicationResult;
 import io.muster.registry.Origin;
+import io.muster.registry.RegistryFullException;
 
 import java.io.InputStream;
 import java.time.Clock;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -55,7 +57,8 @@ public final class PeerBatches {
                 results.add(applyOne(item).toReplication());
             } catch (RuntimeException e) {
                 Reply failure = Failures.toReply(e);
-                if (failure.status() >= 500 && !(e instanceof Problem)) {
+                // a refusal at the cap is counted in /metrics; a stack trace per item would flood the log
+                if (failure.status() >= 500 && !(e instanceof Problem) && !(e instanceof RegistryFullException)) {
                     LOG.log(Level.WARNING, "Muster: replicated " + item.action() + " of " + item.appName() + "/"
                             + item.id() + " failed", e);
                 }

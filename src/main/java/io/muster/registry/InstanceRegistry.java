@@ -80,7 +80,8 @@ public final class InstanceRegistry {
      *
      * @throws InvalidInstanceException when {@link InstanceRules} refuse the instance; nothing changes
      * @throws RegistryFullException    when a new instance would pass {@code maxInstances} or
-     *                                  {@code maxInstancesPerApp}; nothing changes
+     *                                  {@code maxInstancesPerApp} (a peer's write: by more than a tenth);
+     *                                  nothing changes
      */
     public void register(InstanceInfo registrant, Origin origin) {
         try {
@@ -96,15 +97,19 @@ public final class InstanceRegistry {
             Map<String, Lease> leases = apps.get(registrant.app());
             Lease existing = leases == null ? null : leases.get(id);
             if (existing == null) {
-                checkRoom(leases);
+                checkRoom(leases, origin);
             }
             InstanceInfo incoming = registrant;
-            if (existing != null && existing.instance().lastDirtyTimestamp() > incoming.lastDirtyTimestamp()) {
-                // a stale registration (older client-side version) must not roll back a newer one
-                incoming = existing.instance();
+            long storedDirty = existing == null ? Long.MIN_VALUE : existing.instance().lastDirtyTimestamp();
+            if (storedDirty > incoming.lastDirtyTimestamp()) {
+                // a stale replicated registration must not roll back a newer one; but a client's own registration
+                // is its latest word whatever its clock says (a clock that ran ahead and was put right), so it is
+                // stamped just past the stored version, which peers and the cluster check then take as newer
+                incoming = origin == Origin.PEER ? existing.instance()
+                        : incoming.toBuilder().lastDirtyTimestamp(storedDirty + 1).build();
             }
             long growth = InstanceWeight.of(incoming) - (existing == null ? 0 : InstanceWeight.of(existing.instance()));
-            checkHeap(growth);
+            checkHeap(growth, origin);
             if (leases == null) {
                 leases = apps.computeIfAbsent(registrant.app(), a -> new ConcurrentHashMap<>());
             }
@@ -154,28 +159,41 @@ public final class InstanceRegistry {
 
     /**
      * Refuses a registration that would take the instances' estimated heap past its share (under the change lock).
-     * A re-registration that does not grow its instance always passes; one that grows it counts like a new one.
+     * A re-registration that does not grow its instance always passes; one that grows it counts like a new one. A
+     * peer's write may pass the share by a tenth, as it may pass the counts (see {@link #checkRoom}).
      */
-    private void checkHeap(long growth) {
+    private void checkHeap(long growth, Origin origin) {
         long max = rules.limits().maxRegistryBytes();
-        if (growth > 0 && weight + growth > max) {
+        boolean peer = origin == Origin.PEER;
+        long allowed = peer && max < Long.MAX_VALUE / 2 ? max + max / 10 : max;
+        if (growth > 0 && weight + growth > allowed) {
             refusals.get(Refusal.MAX_REGISTRY_BYTES).increment();
             throw new RegistryFullException(Refusal.MAX_REGISTRY_BYTES, "registry instances take an estimated "
                     + weight / (1024 * 1024) + " MB of heap, the most allowed is " + max / (1024 * 1024)
-                    + " MB (eureka.server.maxRegistryHeapPercent)");
+                    + " MB (eureka.server.maxRegistryHeapPercent" + (peer ? " plus a tenth for peers' writes)" : ")"));
         }
     }
 
-    /** Refuses a new instance when the registry or its app is at its cap (under the change lock). */
-    private void checkRoom(Map<String, Lease> leases) {
+    private static long allowed(int cap, boolean peer) {
+        return peer ? cap + Math.max(1L, cap / 10L) : cap;
+    }
+
+    /**
+     * Refuses a new instance when the registry or its app is at its cap (under the change lock). A peer's write
+     * may pass the cap by a tenth: the peer admitted it under its own cap, and nodes at the cap differ by the writes
+     * still in flight between them, so refusing it would leave an acknowledged registration on some nodes only.
+     */
+    private void checkRoom(Map<String, Lease> leases, Origin origin) {
         LimitsConfig limits = rules.limits();
+        boolean peer = origin == Origin.PEER;
+        String beyond = peer ? " plus a tenth for peers' writes)" : ")";
         RegistryFullException full = null;
-        if (instanceCount >= limits.maxInstances()) {
+        if (instanceCount >= allowed(limits.maxInstances(), peer)) {
             full = new RegistryFullException(Refusal.MAX_INSTANCES, "registry holds " + instanceCount
-                    + " instances, the most allowed (eureka.server.maxInstances)");
-        } else if (leases != null && leases.size() >= limits.maxInstancesPerApp()) {
+                    + " instances, the most allowed (eureka.server.maxInstances" + beyond);
+        } else if (leases != null && leases.size() >= allowed(limits.maxInstancesPerApp(), peer)) {
             full = new RegistryFullException(Refusal.MAX_INSTANCES_PER_APP, "application holds " + leases.size()
-                    + " instances, the most allowed (eureka.server.maxInstancesPerApp)");
+                    + " instances, the most allowed (eureka.server.maxInstancesPerApp" + beyond);
         }
         if (full != null) {
             refusals.get(full.reason()).increment();

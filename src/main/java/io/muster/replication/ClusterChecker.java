@@ -149,7 +149,8 @@ public final class ClusterChecker implements RegistryListener {
         List<Instant> since = node.check().update(now, drifts, note);
         for (int i = 0; i < drifts.size(); i++) {
             if (!since.get(i).plus(grace).isAfter(now)) {
-                repair(node, drifts.get(i), instances(theirApps, drifts.get(i).app()).get(drifts.get(i).id()));
+                repair(node, drifts.get(i), instances(theirApps, drifts.get(i).app()).get(drifts.get(i).id()),
+                        since.get(i));
             }
         }
     }
@@ -179,7 +180,19 @@ public final class ClusterChecker implements RegistryListener {
         return out;
     }
 
-    private void repair(PeerNode node, Drift d, InstanceInfo theirCopy) {
+    /**
+     * @param since when the difference was first seen. A copy held on one side only is copied across if its
+     *              version (dirty timestamp) is younger than the tombstones (a cancellation of it would still be
+     *              in the other side's digest), or if its lease was renewed since then (its client is alive). An
+     *              older copy nobody renews may be one the other side cancelled longer ago than its tombstones
+     *              last (kept by a node that was away); copying it would bring a cancelled instance back, so it is
+     *              left to expire instead.
+     */
+    private boolean olderThanTombstones(InstanceInfo copy) {
+        return copy.lastDirtyTimestamp() < clock.instant().minus(window).toEpochMilli();
+    }
+
+    private void repair(PeerNode node, Drift d, InstanceInfo theirCopy, Instant since) {
         String what = d.app() + "/" + d.id() + " (" + d.kind() + ") with peer " + node.url();
         switch (d.repair()) {
             case PUSH -> {
@@ -187,11 +200,22 @@ public final class ClusterChecker implements RegistryListener {
                 if (lease == null) {
                     return;   // gone since the comparison; the next round sees what is left
                 }
+                if (d.kind() == Drift.Kind.ONLY_HERE && olderThanTombstones(lease.instance())
+                        && lease.lastRenewedAt().isBefore(since)) {
+                    return;
+                }
                 node.repairRegister(lease.instance());
             }
             case CANCEL_THERE -> node.repairCancel(d.app(), d.id());
             case CANCEL_HERE -> registry.cancel(d.app(), d.id(), Origin.PEER);
             case PULL -> {
+                // the peer's renewal time as its (cached) registry reports it: never later than the truth, so a
+                // live copy may wait for the peer's own push, but a stale one is never taken; 0: not reported
+                long renewed = theirCopy.leaseInfo().lastRenewalTimestamp();
+                if (d.kind() == Drift.Kind.ONLY_THERE && olderThanTombstones(theirCopy) && renewed > 0
+                        && renewed < since.toEpochMilli()) {
+                    return;
+                }
                 try {
                     registry.register(theirCopy, Origin.PEER);
                 } catch (InvalidInstanceException | RegistryFullException e) {

@@ -102,7 +102,7 @@ public final class PeerNode implements AutoCloseable {
             succeeded();
             return Outcome.SUCCESS;
         } catch (PeerClient.StatusException e) {
-            return failed(e.status == 503 ? Outcome.CONGESTION : Outcome.PERMANENT_FAILURE, e.getMessage());
+            return failed(outcomeOf(e.status), e.getMessage());
         } catch (SocketTimeoutException e) {
             boolean connecting = e.getMessage() != null && e.getMessage().contains("connect");
             return failed(connecting ? Outcome.TRANSIENT_FAILURE : Outcome.CONGESTION, "timeout: " + e.getMessage());
@@ -113,6 +113,19 @@ public final class PeerNode implements AutoCloseable {
         } catch (WireFormatException e) {
             return failed(Outcome.PERMANENT_FAILURE, "unreadable answer: " + e.getMessage());
         }
+    }
+
+    /**
+     * 503 is the peer asking for room. Another 5xx, or a 404 (its container up, the application away or still
+     * deploying), says the batch was not delivered, not that its content is wrong: it is retried with backoff until
+     * its tasks expire, so a peer that fails for a while gets its writes when it is back instead of waiting for the
+     * cluster check. Anything else (400, 401, 403) refuses the content or the credentials: retrying cannot help.
+     */
+    static Outcome outcomeOf(int status) {
+        if (status == 503) {
+            return Outcome.CONGESTION;
+        }
+        return status >= 500 || status == 404 ? Outcome.TRANSIENT_FAILURE : Outcome.PERMANENT_FAILURE;
     }
 
     private void handle(ReplicationTask task, ReplicationResult result) {

@@ -83,9 +83,11 @@ class PeerBatchesTest {
         List<ReplicationResult> results = new PeerBatches(new InstanceWrites(small, Clock.systemUTC()), Clock.systemUTC()).apply(List.of(
                 new ReplicationItem("Register", "A", "a-1", 1_000L, "UP", null, Instances.up("A", "a-1")),
                 new ReplicationItem("Register", "A", "a-2", 1_000L, "UP", null, Instances.up("A", "a-2")),
+                new ReplicationItem("Register", "A", "a-3", 1_000L, "UP", null, Instances.up("A", "a-3")),
                 new ReplicationItem("Register", "A", "a-1", 2_000L, "UP", null,
                         Instances.sample("A", "a-1").lastDirtyTimestamp(2_000).build())));
-        assertThat(results).extracting(ReplicationResult::statusCode).containsExactly(200, 503, 200);
-        assertThat(small.size()).isEqualTo(1);
+        // a peer's writes may pass the cap (1) by a tenth, at least one
+        assertThat(results).extracting(ReplicationResult::statusCode).containsExactly(200, 200, 503, 200);
+        assertThat(small.size()).isEqualTo(2);
     }
 }

@@ -51,6 +51,15 @@ class ClusterIT {
         }
     }
 
+    static void awaitQueuesEmpty(Http node) throws InterruptedException {
+        long deadline = System.nanoTime() + 45_000_000_000L;
+        while (Pattern.compile("\"queueDepth\":[1-9]").matcher(node.get("api/status").body()).find()) {
+            assertThat(System.nanoTime()).as("replication queues drain").isLessThan(deadline);
+            Thread.sleep(200);
+        }
+        Thread.sleep(500);   // a batch taken from the queue may still be on its way
+    }
+
     static long sentToPeers(Http node) {
         Matcher m = Pattern.compile("\"sent\":(\\d+)").matcher(node.get("api/status").body());
         long total = 0;
@@ -91,7 +100,9 @@ class ClusterIT {
         await("C's registration reaches A", ha, "apps/CHARLIE", body -> body.contains("\"c-1\""));
         await("C's registration reaches B", hb, "apps/CHARLIE", body -> body.contains("\"c-1\""));
 
-        // no storm: B and C forward only what their own clients wrote
+        // no storm: B and C forward only what their own clients wrote (first B delivers what C's application,
+        // deploying, answered 404 to: retried with backoff, not dropped)
+        awaitQueuesEmpty(hb);
         long sentByB = sentToPeers(hb);
         long sentByC = sentToPeers(hc);
         for (int i = 10; i < 30; i++) {

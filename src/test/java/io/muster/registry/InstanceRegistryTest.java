@@ -73,6 +73,21 @@ class InstanceRegistryTest {
     }
 
     @Test
+    void clientWhoseClockWasAheadIsNotShadowedByItsFutureDirtyTimestamp() {
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_000).status(UP).build(),
+                Origin.CLIENT);
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(1_000).status(DOWN)
+                .ipAddr("10.0.0.9").build(), Origin.CLIENT);
+        InstanceInfo i = stored("ORDERS", "i-1");
+        assertThat(i.status()).isEqualTo(DOWN);
+        assertThat(i.ipAddr()).isEqualTo("10.0.0.9");
+        assertThat(i.lastDirtyTimestamp()).as("newer than the copy peers hold").isEqualTo(2_001);
+        assertThat(registry.renew("ORDERS", "i-1", 1_000L, null, Origin.CLIENT))
+                .as("its heartbeats, carrying its own older version, are not answered 404")
+                .isEqualTo(RenewOutcome.OK);
+    }
+
+    @Test
     void clientWithNewerDirtyTimestampIsToldToRegisterAgain() {
         registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(1_000).build(), Origin.CLIENT);
         assertThat(registry.renew("ORDERS", "i-1", 1_000L, null, Origin.CLIENT)).isEqualTo(RenewOutcome.OK);

@@ -188,6 +188,29 @@ class ClusterCheckTest {
     }
 
     @Test
+    void aCopyNobodyRenewsIsNotCopiedAcrossOnceTheTombstonesAreGone() throws Exception {
+        // this node was away while the instance was cancelled elsewhere, and the cancellation is older than the
+        // peer's tombstones: only the renewals tell a stale copy from a registration the peer missed
+        clock.advance(Duration.ofMinutes(4));   // the versions below are older than the 3-minute tombstones
+        registry.register(instance("A", "stale", 5, InstanceStatus.UP), Origin.PEER);
+        InstanceInfo theirStale = Instances.sample("B", "b-stale").lastDirtyTimestamp(5)
+                .leaseInfo(new io.muster.model.LeaseInfo(30, 90, 1, clock.millis(), 0, 0)).build();
+        clock.advance(Duration.ofSeconds(10));
+        registry.register(instance("A", "live", 5, InstanceStatus.UP), Origin.CLIENT);
+        delivered();
+        peerHas(Map.of(), theirStale);
+        checker.run();
+        clock.advance(Duration.ofSeconds(30));
+        registry.renew("A", "live", null, null, Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(30));
+        checker.run();
+        assertThat(delivered()).as("only the copy its client renews").contains("Register live")
+                .doesNotContain("Register stale");
+        assertThat(registry.views().instance("B", "b-stale")).as("nor is the peer's stale copy taken").isEmpty();
+        assertThat(report().differences()).as("still reported until it expires").isEqualTo(3);
+    }
+
+    @Test
     void aPeerWithoutDigestIsComparedByItsFullRegistryAndSaysSo() throws Exception {
         registry.register(instance("A", "a-1", 5, InstanceStatus.UP), Origin.CLIENT);
         delivered();

@@ -201,6 +201,21 @@ class PeerClusterTest {
     }
 
     @Test
+    void aPeerAnswering500OrWithItsApplicationAwayGetsTheBatchAgain() throws Exception {
+        cluster();
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        for (int status : new int[]{500, 404}) {
+            peer.failWith = new PeerClient.StatusException(status);
+            assertThat(cluster.runDueBatches()).as("HTTP " + status + ": one failed attempt").isEqualTo(1);
+        }
+        assertThat(backoffs).as("retried, not dropped").hasSize(2);
+        peer.batches.clear();
+        peer.failWith = null;
+        assertThat(nextBatch()).extracting(ReplicationItem::id).containsExactly("i-1");
+        assertThat(cluster.statuses().get(0).dropped()).isZero();
+    }
+
+    @Test
     void aPermanentFailureDropsTheBatch() throws Exception {
         cluster();
         peer.failWith = new PeerClient.StatusException(400);

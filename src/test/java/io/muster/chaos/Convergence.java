@@ -1,0 +1,78 @@
+package io.muster.chaos;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The checks after a fault heals: every node is read as a client reads it until each one holds every acknowledged
+ * instance with its last acknowledged status (nothing lost), none of the acknowledged cancellations (nothing
+ * resurrected), nothing nobody registered, no instance twice, and all nodes show the same apps hash.
+ */
+final class Convergence {
+    record Verdict(boolean converged, double seconds, int checked, int lost, int wrongStatus, int resurrected,
+                   int unknown, int duplicates, int uncertain, List<String> hashes, List<String> examples) {
+    }
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
+
+    Verdict await(List<String> nodes, Ledger ledger, Duration timeout) throws InterruptedException {
+        long start = System.nanoTime();
+        Verdict v;
+        do {
+            v = once(nodes, ledger, (System.nanoTime() - start) / 1e9);
+            if (v.converged) {
+                return v;
+            }
+            Thread.sleep(1000);
+        } while (System.nanoTime() - start < timeout.toNanos());
+        return v;
+    }
+
+    Verdict once(List<String> nodes, Ledger ledger, double elapsed) {
+        Map<String, Ledger.Acked> expected = ledger.certain();
+        Set<String> lost = new HashSet<>();
+        Set<String> wrong = new HashSet<>();
+        Set<String> back = new HashSet<>();
+        Set<String> unknown = new HashSet<>();
+        List<String> examples = new ArrayList<>();
+        List<String> hashes = new ArrayList<>();
+        int duplicates = 0;
+        boolean allRead = true;
+        for (String url : nodes) {
+            RegistryView view = RegistryView.fetch(http, url, "apps/");
+            hashes.add(view.httpStatus() == 200 ? view.hash() : "HTTP " + view.httpStatus());
+            allRead &= view.httpStatus() == 200;
+            duplicates += view.duplicates();
+            expected.forEach((id, acked) -> {
+                String seen = view.statusById().get(id);
+                if (acked.cancelled()) {
+                    if (seen != null && back.add(id) && examples.size() < 5) {
+                        examples.add(url + " " + id + " cancelled but present as " + seen);
+                    }
+                } else if (seen == null) {
+                    if (lost.add(id) && examples.size() < 5) {
+                        examples.add(url + " " + id + " (" + acked.status() + ") missing");
+                    }
+                } else if (!seen.equals(acked.status()) && wrong.add(id) && examples.size() < 5) {
+                    examples.add(url + " " + id + " is " + seen + ", last acknowledged " + acked.status());
+                }
+            });
+            for (String id : view.statusById().keySet()) {
+                if (id.startsWith("chaos-") && !expected.containsKey(id) && !ledger.isUncertain(id)) {
+                    unknown.add(id);
+                }
+            }
+        }
+        boolean sameHash = allRead && hashes.stream().distinct().count() == 1;
+        boolean ok = sameHash && lost.isEmpty() && wrong.isEmpty() && back.isEmpty() && unknown.isEmpty()
+                && duplicates == 0;
+        return new Verdict(ok, elapsed, expected.size(), lost.size(), wrong.size(), back.size(), unknown.size(),
+                duplicates, ledger.uncertainCount(), hashes, examples);
+    }
+}
