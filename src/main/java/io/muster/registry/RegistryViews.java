@@ -40,7 +40,6 @@ public final class RegistryViews {
     private final LongSupplier sequence;
     private final Clock clock;
     // guarded by changeLock:
-    private long deltaVersion;
     /** Each app's group of the full registry, with its instance counts by status, in app order. */
     private final TreeMap<String, FullGroup> fullByApp = new TreeMap<>();
     /** Each app's group of the delta, in app order. */
@@ -243,7 +242,10 @@ public final class RegistryViews {
                             live != null ? live : Map.of()));
                 }
             });
-            return new AppGroups(++deltaVersion, appsHashCode(), new ArrayList<>(delta.values()), sequence.getAsLong());
+            // versions__delta: the registry change this delta reflects (Eureka counts its delta builds, which no
+            // client reads; a build counter would differ between nodes and between builds that race a refresh)
+            long seq = sequence.getAsLong();
+            return new AppGroups(seq, appsHashCode(), new ArrayList<>(delta.values()), seq);
         } finally {
             changeLock.unlock();
         }

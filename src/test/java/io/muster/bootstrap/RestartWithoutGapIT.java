@@ -69,6 +69,10 @@ class RestartWithoutGapIT {
                             .status()).isEqualTo(204);
                 }
             }
+            long visible = System.nanoTime() + 5_000_000_000L;   // within the cache's refresh, about a second
+            while (instances(http.getJson("apps/").text()) < APPS * PER_APP && System.nanoTime() < visible) {
+                Thread.sleep(100);
+            }
             assertThat(instances(http.getJson("apps/").text())).isEqualTo(APPS * PER_APP);
 
             List<Poll> polls = new CopyOnWriteArrayList<>();
