@@ -72,12 +72,7 @@ public final class FragmentCodec {
 
     /** The bytes of {@link EurekaCodec#encode(WireFormat, Application, Detail)}. */
     public byte[] encode(WireFormat format, Application app, Detail detail) {
-        long now = millis.getAsLong();
-        byte[] shell = shell(format, detail, app.name(), now);
-        Assembly out = new Assembly(4 + 3 * app.instances().size());
-        application(out, format, detail, app, shell, 0, shell.length, now);
-        sweepIfDue(now);
-        return out.toByteArray();
+        return single(format, app, detail, false);
     }
 
     /**
@@ -85,11 +80,15 @@ public final class FragmentCodec {
      * {@code {"application":...}} wrapper): the segment {@link RegistrySegments} keeps per application.
      */
     public byte[] encodeListForm(WireFormat format, Application app, Detail detail) {
+        return single(format, app, detail, true);
+    }
+
+    private byte[] single(WireFormat format, Application app, Detail detail, boolean listForm) {
         long now = millis.getAsLong();
         byte[] shell = shell(format, detail, app.name(), now);
         Assembly out = new Assembly(4 + 3 * app.instances().size());
-        application(out, format, detail, app, shell, Envelope.listFormStart(format),
-                Envelope.listFormEnd(format, shell.length), now);
+        application(out, format, detail, app, shell, listForm ? Envelope.listFormStart(format) : 0,
+                listForm ? Envelope.listFormEnd(format, shell.length) : shell.length, now);
         sweepIfDue(now);
         return out.toByteArray();
     }
