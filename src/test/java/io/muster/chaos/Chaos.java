@@ -49,7 +49,7 @@ public final class Chaos {
     private final Convergence convergence = new Convergence();
     private final List<FaultResult> results = new ArrayList<>();
     private final int cap;
-    /** Words naming the faults to run (--only kill,clock); empty: all. */
+    /** Words naming the faults to run (--only kill,clock; "=name" for exactly that fault); empty: all. */
     private final List<String> only;
 
     private Chaos(Path repo, Settings s, List<String> only) throws IOException {
@@ -202,7 +202,8 @@ public final class Chaos {
     }
 
     private void record(String name, String injected, Fault fault) throws Exception {
-        if (!only.isEmpty() && !name.equals("baseline") && only.stream().noneMatch(name::contains)) {
+        if (!only.isEmpty() && !name.equals("baseline") && only.stream().noneMatch(w -> w.startsWith("=")
+                ? name.equals(w.substring(1)) : name.contains(w))) {
             return;
         }
         log("fault: " + name);
