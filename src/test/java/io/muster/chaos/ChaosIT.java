@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and a shortened retry window (see {@link Chaos#quick()}), then two minutes of one node under steady load.
  * bench/chaos.sh and bench/soak.sh run the long ones (docs/reliability.md).
  */
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class ChaosIT {
     private static final Path REPO = Path.of("").toAbsolutePath();
 
@@ -32,6 +33,7 @@ class ChaosIT {
             "=client clock 10 min ahead");
 
     @Test
+    @org.junit.jupiter.api.Order(1)   // the cluster first, then the soak: the order every passing run had
     void everyFaultHealsWithNothingLostOrResurrected() throws Exception {
         List<FaultResult> results = Chaos.run(REPO, Chaos.quick(), SHORT_RUN);
         assertThat(results).extracting(FaultResult::fault).hasSize(SHORT_RUN.size() + 1);   // and the baseline
@@ -43,6 +45,7 @@ class ChaosIT {
     }
 
     @Test
+    @org.junit.jupiter.api.Order(2)
     void aNodeUnderSteadyLoadHoldsItsHeapThreadsAndFiles() throws Exception {
         Soak.Result r = Soak.run(REPO, 2, 1000, 150);
         assertThat(r.failures()).as(r.table()).isEmpty();
