@@ -18,8 +18,8 @@ public record Api(InstanceRegistry registry, RegistryReads reads, InstanceWrites
 
     public static Api create(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled,
                              RemoteRegions remote, Clock clock, StatusReport status, Supplier<String> metrics,
-                             Supplier<PeerDigest> digest) {
-        InstanceWrites writes = new InstanceWrites(registry, clock);
+                             Supplier<PeerDigest> digest, InstanceWrites.PeerLookup peers) {
+        InstanceWrites writes = new InstanceWrites(registry, clock, peers);
         return new Api(registry, new RegistryReads(registry, cache, gate, deltaDisabled, remote), writes,
                 new PeerBatches(writes, clock), status, metrics, digest);
     }

@@ -6,6 +6,7 @@ import io.muster.model.InstanceInfo;
 import io.muster.model.InstanceStatus;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Origin;
+import io.muster.registry.RegistryFullException;
 import io.muster.registry.RenewOutcome;
 
 import java.io.InputStream;
@@ -21,12 +22,26 @@ import java.util.Map;
 public final class InstanceWrites {
     static final String BAD_TIMESTAMP = "lastDirtyTimestamp must be a number of milliseconds";
 
+    /** Asks the peers whether one holds an instance (app, id); see {@link #register(String, InstanceInfo, Origin)}. */
+    @FunctionalInterface
+    public interface PeerLookup {
+        PeerLookup NONE = (app, id) -> false;
+
+        boolean anyPeerHolds(String app, String id);
+    }
+
     private final InstanceRegistry registry;
     private final Clock clock;
+    private final PeerLookup peers;
 
     public InstanceWrites(InstanceRegistry registry, Clock clock) {
+        this(registry, clock, PeerLookup.NONE);
+    }
+
+    public InstanceWrites(InstanceRegistry registry, Clock clock, PeerLookup peers) {
         this.registry = registry;
         this.clock = clock;
+        this.peers = peers;
     }
 
     /** Registers an instance: 204 as Eureka answers (Java clients count nothing else as success). */
@@ -45,13 +60,22 @@ public final class InstanceWrites {
 
     /**
      * The one check that needs the URL; everything else (required fields, values clients can decode, limits) is
-     * the registry's, which refuses before anything changes.
+     * the registry's, which refuses before anything changes. A client's registration refused at an instance cap is
+     * taken after all when a peer holds the instance: a client that fails over (or re-registers after a 404) to a
+     * node that missed its copy is not a new instance, and must not be turned away while the cluster holds it.
      */
     WriteResult register(String appName, InstanceInfo info, Origin origin) {
         if (!isBlank(info.app()) && !appName.equals(info.app())) {
             throw Problem.badRequest("Mismatched appName, expecting " + appName + " but was " + info.app());
         }
-        registry.register(info, origin);
+        try {
+            registry.register(info, origin);
+        } catch (RegistryFullException e) {
+            if (origin == Origin.PEER || !e.reason().countsInstances() || !peers.anyPeerHolds(appName, info.id())) {
+                throw e;
+            }
+            registry.registerHeldByPeer(info, e.reason());
+        }
         return WriteResult.REGISTERED;
     }
 

@@ -91,7 +91,7 @@ public final class RegistryServer implements AutoCloseable {
         this.changes = new ChangeStreams(config.changes(), registry::sequence);
         registry.addListener(changes.log());
         this.api = Api.create(registry, cache, gate, config.delta().disabled(), remoteRegions, clock, status,
-                metrics::scrape, checker::digest);
+                metrics::scrape, checker::digest, peers::anyPeerHolds);
     }
 
     /**

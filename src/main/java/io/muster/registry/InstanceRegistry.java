@@ -18,6 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The live registry of instances and their leases, with Eureka's rules for registration, renewal, cancellation,
@@ -35,6 +37,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * (delta queue, sequence, listeners, caps); splitting the writes across classes would spread that lock's ownership.
  */
 public final class InstanceRegistry {
+    private static final Logger TRACE = Logger.getLogger(InstanceRegistry.class.getName() + ".trace");
     private final Clock clock;
     private final Map<String, Map<String, Lease>> apps = new ConcurrentHashMap<>();
     private final ReentrantLock changeLock = new ReentrantLock();
@@ -79,11 +82,28 @@ public final class InstanceRegistry {
      * The app name is the instance's own (upper case).
      *
      * @throws InvalidInstanceException when {@link InstanceRules} refuse the instance; nothing changes
-     * @throws RegistryFullException    when a new instance would pass {@code maxInstances} or
-     *                                  {@code maxInstancesPerApp} (a peer's write: by more than a tenth);
-     *                                  nothing changes
+     * @throws RegistryFullException    when a client's new instance would pass {@code maxInstances} or
+     *                                  {@code maxInstancesPerApp}, or any write would take the instances' heap
+     *                                  past its share (a peer's: by more than a tenth); nothing changes
      */
     public void register(InstanceInfo registrant, Origin origin) {
+        register(registrant, origin, origin != Origin.PEER);
+    }
+
+    /**
+     * A client's registration of an instance this node does not hold but a peer does (its copy missed here while
+     * nodes disagree): not new to the cluster, so not refused for the instance counts; the heap share still
+     * applies. Replicated like any client write.
+     *
+     * @param refused the count refusal this registration met first: taken back from the refusal counts once the
+     *                registration went through
+     */
+    public void registerHeldByPeer(InstanceInfo registrant, Refusal refused) {
+        register(registrant, Origin.CLIENT, false);
+        refusals.get(refused).decrement();
+    }
+
+    private void register(InstanceInfo registrant, Origin origin, boolean counted) {
         try {
             rules.check(registrant);
         } catch (InvalidInstanceException e) {
@@ -96,8 +116,8 @@ public final class InstanceRegistry {
             String id = registrant.id();
             Map<String, Lease> leases = apps.get(registrant.app());
             Lease existing = leases == null ? null : leases.get(id);
-            if (existing == null) {
-                checkRoom(leases, origin);
+            if (existing == null && counted) {
+                checkRoom(leases);
             }
             InstanceInfo incoming = registrant;
             long storedDirty = existing == null ? Long.MIN_VALUE : existing.instance().lastDirtyTimestamp();
@@ -160,7 +180,8 @@ public final class InstanceRegistry {
     /**
      * Refuses a registration that would take the instances' estimated heap past its share (under the change lock).
      * A re-registration that does not grow its instance always passes; one that grows it counts like a new one. A
-     * peer's write may pass the share by a tenth, as it may pass the counts (see {@link #checkRoom}).
+     * peer's write may pass the share by a tenth (nodes near the limit differ by the writes in flight); past that
+     * it is refused even though the peer acknowledged it: this is what keeps the heap from running out.
      */
     private void checkHeap(long growth, Origin origin) {
         long max = rules.limits().maxRegistryBytes();
@@ -174,26 +195,21 @@ public final class InstanceRegistry {
         }
     }
 
-    private static long allowed(int cap, boolean peer) {
-        return peer ? cap + Math.max(1L, cap / 10L) : cap;
-    }
-
     /**
-     * Refuses a new instance when the registry or its app is at its cap (under the change lock). A peer's write
-     * may pass the cap by a tenth: the peer admitted it under its own cap, and nodes at the cap differ by the writes
-     * still in flight between them, so refusing it would leave an acknowledged registration on some nodes only.
+     * Refuses a client's new instance when the registry or its app is at its cap (under the change lock). A peer's
+     * write is never counted against the caps: the peer admitted it under its own cap, and nodes admit clients
+     * independently (writes in flight, a partition), so the cluster may hold more than one node's cap; refusing it
+     * here would leave an acknowledged registration on some nodes only. Memory stays bounded by {@link #checkHeap}.
      */
-    private void checkRoom(Map<String, Lease> leases, Origin origin) {
+    private void checkRoom(Map<String, Lease> leases) {
         LimitsConfig limits = rules.limits();
-        boolean peer = origin == Origin.PEER;
-        String beyond = peer ? " plus a tenth for peers' writes)" : ")";
         RegistryFullException full = null;
-        if (instanceCount >= allowed(limits.maxInstances(), peer)) {
+        if (instanceCount >= limits.maxInstances()) {
             full = new RegistryFullException(Refusal.MAX_INSTANCES, "registry holds " + instanceCount
-                    + " instances, the most allowed (eureka.server.maxInstances" + beyond);
-        } else if (leases != null && leases.size() >= allowed(limits.maxInstancesPerApp(), peer)) {
+                    + " instances, the most allowed (eureka.server.maxInstances)");
+        } else if (leases != null && leases.size() >= limits.maxInstancesPerApp()) {
             full = new RegistryFullException(Refusal.MAX_INSTANCES_PER_APP, "application holds " + leases.size()
-                    + " instances, the most allowed (eureka.server.maxInstancesPerApp" + beyond);
+                    + " instances, the most allowed (eureka.server.maxInstancesPerApp)");
         }
         if (full != null) {
             refusals.get(full.reason()).increment();
@@ -396,9 +412,30 @@ public final class InstanceRegistry {
     }
 
     private void publish(RegistryChange change) {
+        if (change.isVisible() && TRACE.isLoggable(Level.FINE)) {
+            // every visible write, for tracing one instance across nodes (off unless an operator turns it on)
+            InstanceInfo i = change.instance();
+            TRACE.fine(change.getClass().getSimpleName() + " " + i.app() + "/" + i.id() + " " + i.status()
+                    + " dirty " + i.lastDirtyTimestamp() + " from " + origin(change) + " seq " + change.sequence());
+        }
         for (RegistryListener l : listeners) {
             l.onChange(change);
         }
+    }
+
+    private static Object origin(RegistryChange change) {
+        if (change instanceof RegistryChange.Registered r) {
+            return r.origin();
+        } else if (change instanceof RegistryChange.Cancelled c) {
+            return c.origin();
+        } else if (change instanceof RegistryChange.Renewed r) {
+            return r.origin();
+        } else if (change instanceof RegistryChange.StatusChanged c) {
+            return c.origin();
+        } else if (change instanceof RegistryChange.OverrideDeleted d) {
+            return d.origin();
+        }
+        return "EVICTION";
     }
 
     // ---------------------------------------------------------------- reads

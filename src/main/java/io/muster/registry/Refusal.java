@@ -26,6 +26,11 @@ public enum Refusal {
     /** {@code eureka.server.maxRegistryHeapPercent}: the instances' estimated heap. */
     MAX_REGISTRY_BYTES;
 
+    /** A cap on the number of instances (not on what an instance holds, nor on memory). */
+    public boolean countsInstances() {
+        return this == MAX_INSTANCES || this == MAX_INSTANCES_PER_APP;
+    }
+
     /** The metric label, e.g. {@code field_length}. */
     public String label() {
         return name().toLowerCase(Locale.ROOT);

@@ -28,6 +28,7 @@ import java.util.zip.GZIPInputStream;
  */
 public final class HttpPeerClient implements PeerClient {
     private static final int MAX_RESPONSE = 64 << 20;
+    static final long LOOKUP_TIMEOUT_MS = 1000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final PeerUrl peer;
@@ -84,6 +85,26 @@ public final class HttpPeerClient implements PeerClient {
         } catch (StatusException e) {
             if (e.status == 404) {
                 return null;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Asked on a client's request thread (a registration at the instance cap), so it waits at most
+     * {@link #LOOKUP_TIMEOUT_MS} however slow the peer link is configured to be.
+     */
+    @Override
+    public boolean holds(String app, String id) throws IOException {
+        HttpURLConnection c = open("apps/" + PeerUrl.segment(app) + "/" + PeerUrl.segment(id), "GET");
+        c.setConnectTimeout((int) Math.min(connectTimeout.toMillis(), LOOKUP_TIMEOUT_MS));
+        c.setReadTimeout((int) Math.min(readTimeout.toMillis(), LOOKUP_TIMEOUT_MS));
+        try {
+            read(c);
+            return true;
+        } catch (StatusException e) {
+            if (e.status == 404) {
+                return false;
             }
             throw e;
         }

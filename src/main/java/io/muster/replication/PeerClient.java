@@ -25,4 +25,7 @@ interface PeerClient {
 
     /** Muster's digest; null when the peer has none (404: a stock Eureka server). */
     PeerDigest fetchDigest() throws IOException;
+
+    /** Whether the peer holds the instance now (its {@code GET apps/APP/ID} answers 200; 404: it does not). */
+    boolean holds(String app, String id) throws IOException;
 }

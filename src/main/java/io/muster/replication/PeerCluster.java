@@ -6,6 +6,7 @@ import io.muster.registry.Origin;
 import io.muster.registry.RegistryChange;
 import io.muster.registry.RegistryListener;
 
+import java.io.IOException;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,6 +29,8 @@ import java.util.logging.Logger;
  * tasks to the peers' batchers.
  */
 public final class PeerCluster implements RegistryListener, AutoCloseable {
+    static final int MAX_LOOKUPS = 4;
+    private final java.util.concurrent.Semaphore lookups = new java.util.concurrent.Semaphore(MAX_LOOKUPS);
     private static final Logger LOG = Logger.getLogger(PeerCluster.class.getName());
 
     private final PeerConfig config;
@@ -198,6 +201,31 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
 
     public List<PeerNode.Status> statuses() {
         return nodes.stream().map(PeerNode::status).toList();
+    }
+
+    /**
+     * Whether any peer holds the instance now: asked before refusing a client's registration at the instance cap,
+     * since an instance a peer holds is not new to the cluster. At most {@link #MAX_LOOKUPS} lookups at a time
+     * (more answer false at once), each bounded by a short timeout; an unreachable peer counts as not holding it.
+     */
+    public boolean anyPeerHolds(String app, String id) {
+        if (!lookups.tryAcquire()) {
+            return false;
+        }
+        try {
+            for (PeerNode node : nodes) {
+                try {
+                    if (node.client().holds(app, id)) {
+                        return true;
+                    }
+                } catch (IOException e) {
+                    // the next peer may know
+                }
+            }
+            return false;
+        } finally {
+            lookups.release();
+        }
     }
 
     public List<PeerNode> nodes() {

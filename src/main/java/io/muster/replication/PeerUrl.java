@@ -54,6 +54,21 @@ public record PeerUrl(URI base, String authorization) {
         return base.toString();
     }
 
+    /** One path segment, percent-encoded except for the characters that mean nothing in a path. */
+    static String segment(String value) {
+        StringBuilder out = new StringBuilder();
+        for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xff);
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "-._~:@".indexOf(c) >= 0) {
+                out.append(c);
+            } else {
+                out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
+            }
+        }
+        return out.toString();
+    }
+
     static String redact(String url) {
         return url.replaceAll("//[^/@]*@", "//***@");
     }

@@ -16,7 +16,8 @@ import java.util.List;
  * sampled. Loopback only (nodes 18951-18953, links 18961-18969); every Tomcat it starts is stopped on the way out.
  *
  * <pre>
- * java -cp target/test-classes:CLASSPATH io.muster.chaos.Chaos [--short] [--only kill,clock]   (bench/chaos.sh)
+ * java -cp target/test-classes:CLASSPATH io.muster.chaos.Chaos [--short] [--only kill,clock] [--repeat N]
+ *                                                                                  (bench/chaos.sh)
  * </pre>
  */
 public final class Chaos {
@@ -51,15 +52,18 @@ public final class Chaos {
     private final int cap;
     /** Words naming the faults to run (--only kill,clock; "=name" for exactly that fault); empty: all. */
     private final List<String> only;
+    /** How many times the faults run, one after the other (--repeat N: a rare defect shows up more often). */
+    private final int repeat;
 
-    private Chaos(Path repo, Settings s, List<String> only) throws IOException {
+    private Chaos(Path repo, Settings s, List<String> only, int repeat) throws IOException {
         this.s = s;
         this.only = only;
+        this.repeat = repeat;
         this.out = repo.resolve("target/chaos");
         Files.createDirectories(out);
         // room for everything the faults before the cap register, plus the nodes' own registrations; the cap
         // fault then fills what is left
-        this.cap = s.instances + 2 * s.burst + 3 + 40;
+        this.cap = s.instances + 2 * s.burst * repeat + 3 + 40;
         List<String> settings = new ArrayList<>(s.nodeSettings);
         settings.add("-Deureka.server.maxInstances=" + cap);
         this.cluster = new Cluster(repo, out, 3, settings);
@@ -71,13 +75,15 @@ public final class Chaos {
         boolean quick = a.contains("--short");
         int o = a.indexOf("--only");
         List<String> only = o >= 0 && o + 1 < a.size() ? List.of(a.get(o + 1).split(",")) : List.of();
-        List<FaultResult> results = run(Path.of("").toAbsolutePath(), quick ? quick() : full(), only);
+        int r = a.indexOf("--repeat");
+        int repeat = r >= 0 && r + 1 < a.size() ? Integer.parseInt(a.get(r + 1)) : 1;
+        List<FaultResult> results = run(Path.of("").toAbsolutePath(), quick ? quick() : full(), only, repeat);
         System.exit(results.stream().allMatch(FaultResult::passed) ? 0 : 1);
     }
 
     /** Runs every fault; the results are also written to target/chaos/results.md. */
-    static List<FaultResult> run(Path repo, Settings settings, List<String> only) throws Exception {
-        Chaos chaos = new Chaos(repo, settings, only);
+    static List<FaultResult> run(Path repo, Settings settings, List<String> only, int repeat) throws Exception {
+        Chaos chaos = new Chaos(repo, settings, only, repeat);
         Thread stopper = new Thread(chaos::stop, "chaos-stop");
         Runtime.getRuntime().addShutdownHook(stopper);
         try {
@@ -100,7 +106,14 @@ public final class Chaos {
         load.registerNew(s.instances, new int[]{0, 1, 2}, null);
         record("baseline", "no fault: " + s.instances + " instances registered, spread over the nodes", () -> {
         });
+        for (int round = 0; round < repeat; round++) {
+            faults();
+        }
+        Files.writeString(out.resolve("results.md"), FaultResult.table(results));
+        System.out.println(FaultResult.table(results));
+    }
 
+    private void faults() throws Exception {
         record("kill -9 during a burst", "SIGKILL node 2 halfway through " + s.burst + " registrations on nodes"
                 + " 1 and 3, " + s.cancelsWhileDown + " of them cancelled on node 3 while it is down, node 2"
                 + " started again", () -> killDuringBurst(1));
@@ -157,8 +170,6 @@ public final class Chaos {
             Thread.sleep(Math.max(0, s.linkFault.toMillis() - s.outage.toMillis()));
             cluster.healLinks();
         });
-        Files.writeString(out.resolve("results.md"), FaultResult.table(results));
-        System.out.println(FaultResult.table(results));
     }
 
     private void killDuringBurst(int victim) throws Exception {
@@ -192,7 +203,7 @@ public final class Chaos {
     private void fillToCap() throws Exception {
         RegistryView now = RegistryView.fetch(java.net.http.HttpClient.newHttpClient(), cluster.urls().get(0), "apps/");
         int room = cap - now.instances();
-        load.registerNew(Math.max(0, room) + 60, new int[]{0, 1, 2}, null);
+        load.registerNew(Math.max(0, room) + 200, new int[]{0, 1, 2}, null);
         Thread.sleep(s.outage.toMillis());
     }
 
@@ -222,6 +233,12 @@ public final class Chaos {
         log(r.summary());
         gauges.forEach(g -> log("  " + g.brief()));
         v.examples().forEach(e -> log("  e.g. " + e));
+        for (String id : v.exampleIds()) {
+            log("  " + id + ": the client's writes");
+            load.history(id).forEach(h -> log("    " + h));
+            log("  " + id + ": the nodes' logs");
+            cluster.logLinesAbout("/" + id + " ").forEach(h -> log("    " + h));
+        }
     }
 
     /**

@@ -35,7 +35,7 @@ class ChaosIT {
     @Test
     @org.junit.jupiter.api.Order(1)   // the cluster first, then the soak: the order every passing run had
     void everyFaultHealsWithNothingLostOrResurrected() throws Exception {
-        List<FaultResult> results = Chaos.run(REPO, Chaos.quick(), SHORT_RUN);
+        List<FaultResult> results = Chaos.run(REPO, Chaos.quick(), SHORT_RUN, 1);
         assertThat(results).extracting(FaultResult::fault).hasSize(SHORT_RUN.size() + 1);   // and the baseline
         for (FaultResult r : results) {
             assertThat(r.failures()).as(r.summary()).isEmpty();

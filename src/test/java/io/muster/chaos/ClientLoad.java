@@ -161,6 +161,12 @@ final class ClientLoad implements AutoCloseable {
         return done;
     }
 
+    /** The last writes of one instance, oldest first (what was sent where and what came back), for diagnosis. */
+    List<String> history(String id) {
+        Client c = byId.get(id);
+        return c == null ? List.of() : c.history();
+    }
+
     /** Number of clients created so far. */
     long clients() {
         return nextInstance.get();
@@ -179,12 +185,28 @@ final class ClientLoad implements AutoCloseable {
         final int home;
         volatile String status;        // null: not registered (never, or cancelled)
         volatile long dirty;
+        private final java.util.ArrayDeque<String> history = new java.util.ArrayDeque<>();
 
         Client(long number, String id, String app, int home) {
             this.number = number;
             this.id = id;
             this.app = app;
             this.home = home;
+        }
+
+        List<String> history() {
+            synchronized (history) {
+                return List.copyOf(history);
+            }
+        }
+
+        private void note(String what) {
+            synchronized (history) {
+                if (history.size() == 16) {
+                    history.removeFirst();
+                }
+                history.addLast(java.time.Instant.now().toString().substring(11, 23) + " " + what);
+            }
         }
 
         long clock() {
@@ -201,7 +223,8 @@ final class ClientLoad implements AutoCloseable {
                     + "{\"renewalIntervalInSecs\":30,\"durationInSecs\":600},\"vipAddress\":\"" + app.toLowerCase()
                     + "\",\"lastDirtyTimestamp\":\"" + dirty + "\",\"lastUpdatedTimestamp\":\"" + dirty + "\"}}";
             // a 404 to a registration comes from a container whose application is not deployed: next node
-            int code = send(true, n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app))
+            int code = send("register " + newStatus + " dirty " + dirty, true,
+                    n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app))
                     .header("Content-Type", "application/json").header("Accept", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(body)));
             if (code / 100 == 2) {
@@ -219,7 +242,8 @@ final class ClientLoad implements AutoCloseable {
 
         void renew() {
             String s = status;
-            int code = send(false, n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app + "/" + id
+            int code = send("renew " + s + " dirty " + dirty, false,
+                    n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app + "/" + id
                     + "?status=" + s + "&lastDirtyTimestamp=" + dirty)).PUT(HttpRequest.BodyPublishers.noBody()));
             if (code == 404) {
                 renewNotFound.increment();
@@ -229,8 +253,8 @@ final class ClientLoad implements AutoCloseable {
 
         void cancel() {
             // a node that does not know the instance (or whose application is away) answers 404: the next node
-            int code = send(true, n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app + "/" + id))
-                    .DELETE());
+            int code = send("cancel", true, n -> HttpRequest.newBuilder(URI.create(nodes.get(n) + "apps/" + app + "/"
+                    + id)).DELETE());
             if (code == 200) {
                 status = null;
                 ledger.cancelled(id, app);
@@ -240,7 +264,8 @@ final class ClientLoad implements AutoCloseable {
         }
 
         /** Home node first, then the others (as Eureka clients fail over); the status code, or -1. */
-        private int send(boolean failOverOn404, java.util.function.IntFunction<HttpRequest.Builder> request) {
+        private int send(String what, boolean failOverOn404,
+                         java.util.function.IntFunction<HttpRequest.Builder> request) {
             writes.increment();
             for (int attempt = 0; attempt < nodes.size(); attempt++) {
                 int n = (home + attempt) % nodes.size();
@@ -253,6 +278,7 @@ final class ClientLoad implements AutoCloseable {
                             HttpResponse.BodyHandlers.discarding());
                     latencies.record(System.nanoTime() - sent);
                     int code = r.statusCode();
+                    note(what + " -> node " + (n + 1) + ": " + code);
                     if (code == 503 && r.headers().firstValue("Retry-After").isPresent()) {
                         capRefusals.increment();
                         return code;   // full: another node is as full
@@ -274,6 +300,7 @@ final class ClientLoad implements AutoCloseable {
                     }
                     return code;
                 } catch (IOException e) {
+                    note(what + " -> node " + (n + 1) + ": " + e.getClass().getSimpleName());
                     // node down or link cut: the next node
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

@@ -83,6 +83,11 @@ final class Cluster implements AutoCloseable {
         nodes.get(i).start(options(i), START_TIMEOUT);
     }
 
+    /** Every node's log lines that mention the text, node by node. */
+    List<String> logLinesAbout(String text) {
+        return nodes.stream().flatMap(n -> n.logLines(text).stream()).toList();
+    }
+
     List<String> urls() {
         return nodes.stream().map(TomcatNode::url).toList();
     }

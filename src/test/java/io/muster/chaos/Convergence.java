@@ -15,7 +15,8 @@ import java.util.Set;
  */
 final class Convergence {
     record Verdict(boolean converged, double seconds, int checked, int lost, int wrongStatus, int resurrected,
-                   int unknown, int duplicates, int uncertain, List<String> hashes, List<String> examples) {
+                   int unknown, int duplicates, int uncertain, List<String> hashes, List<String> examples,
+                   List<String> exampleIds) {
     }
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -41,6 +42,7 @@ final class Convergence {
         Set<String> back = new HashSet<>();
         Set<String> unknown = new HashSet<>();
         List<String> examples = new ArrayList<>();
+        Set<String> exampleIds = new java.util.LinkedHashSet<>();
         List<String> hashes = new ArrayList<>();
         int duplicates = 0;
         boolean allRead = true;
@@ -53,13 +55,16 @@ final class Convergence {
                 String seen = view.statusById().get(id);
                 if (acked.cancelled()) {
                     if (seen != null && back.add(id) && examples.size() < 5) {
+                        exampleIds.add(id);
                         examples.add(url + " " + id + " cancelled but present as " + seen);
                     }
                 } else if (seen == null) {
                     if (lost.add(id) && examples.size() < 5) {
+                        exampleIds.add(id);
                         examples.add(url + " " + id + " (" + acked.status() + ") missing");
                     }
                 } else if (!seen.equals(acked.status()) && wrong.add(id) && examples.size() < 5) {
+                    exampleIds.add(id);
                     examples.add(url + " " + id + " is " + seen + ", last acknowledged " + acked.status());
                 }
             });
@@ -73,6 +78,6 @@ final class Convergence {
         boolean ok = sameHash && lost.isEmpty() && wrong.isEmpty() && back.isEmpty() && unknown.isEmpty()
                 && duplicates == 0;
         return new Verdict(ok, elapsed, expected.size(), lost.size(), wrong.size(), back.size(), unknown.size(),
-                duplicates, ledger.uncertainCount(), hashes, examples);
+                duplicates, ledger.uncertainCount(), hashes, examples, List.copyOf(exampleIds));
     }
 }

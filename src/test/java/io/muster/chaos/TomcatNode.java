@@ -54,12 +54,24 @@ final class TomcatNode implements AutoCloseable {
                 .replace("<Connector port=\"8080\"", "<Connector address=\"127.0.0.1\" port=\"" + port + "\"")
                 .replaceAll("(?s)<Valve className=\"org\\.apache\\.catalina\\.valves\\.AccessLogValve\".*?/>", "");
         Files.writeString(base.resolve("conf/server.xml"), serverXml);
+        // every visible registry write in the node's log, so a lost or resurrected instance can be followed
+        Files.writeString(base.resolve("conf/logging.properties"), "\nio.muster.registry.InstanceRegistry.trace.level"
+                + " = FINE\n", java.nio.file.StandardOpenOption.APPEND);
         Files.writeString(base.resolve("conf/tomcat-users.xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<tomcat-users xmlns=\"http://tomcat.apache.org/xml\" version=\"1.0\">\n"
                 + Files.readString(repo.resolve("server-config/tomcat/tomcat-users-fragment.xml")) + "</tomcat-users>\n");
         Files.writeString(contextFile, Files.readString(repo.resolve("server-config/tomcat/eureka.xml"))
                 .replace("/opt/muster/eureka.war", war.toString()));
         Files.copy(contextFile, base.resolve("conf/Catalina/localhost/eureka.xml"));
+    }
+
+    /** The lines of this node's console log that mention the text (all of them: logs are per run). */
+    List<String> logLines(String text) {
+        try (java.util.stream.Stream<String> lines = Files.lines(base.resolve("logs/console.log"))) {
+            return lines.filter(l -> l.contains(text)).map(l -> name + " " + l).toList();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return List.of(name + ": log not readable: " + e.getMessage());
+        }
     }
 
     String url() {

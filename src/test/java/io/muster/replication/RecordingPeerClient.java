@@ -54,4 +54,14 @@ final class RecordingPeerClient implements PeerClient {
         registryCalls++;
         return registry;
     }
+
+    @Override
+    public boolean holds(String app, String id) throws IOException {
+        IOException fail = failWith;
+        if (fail != null) {
+            throw fail;
+        }
+        return registry.applications().stream().filter(a -> a.name().equals(app))
+                .anyMatch(a -> a.instances().stream().anyMatch(i -> i.id().equals(id)));
+    }
 }
