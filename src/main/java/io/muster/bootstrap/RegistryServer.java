@@ -17,6 +17,7 @@ import io.muster.replication.PeerCluster;
 import io.muster.replication.ReplicaStatus;
 import io.muster.replication.SelfRegistration;
 import io.muster.status.StatusSource;
+import io.muster.snapshot.CancelJournal;
 import io.muster.snapshot.RegistryFile;
 import io.muster.web.ChangeStreams;
 
@@ -49,6 +50,7 @@ public final class RegistryServer implements AutoCloseable {
     private final SelfRegistration selfRegistration;
     private final StartupSync startup;
     private final RegistryFile snapshot;
+    private final CancelJournal cancels;
     private final ChangeStreams changes;
     private final RemoteRegions remoteRegions;
     private final ClusterChecker checker;
@@ -78,9 +80,15 @@ public final class RegistryServer implements AutoCloseable {
         this.selfRegistration = new SelfRegistration(config.instance(), self, registry, clock, self.contextPath());
         this.snapshot = snapshotFile == null ? null
                 : new RegistryFile(snapshotFile, snapshotNode(self), registry, clock);
+        this.cancels = snapshotFile == null ? null
+                : new CancelJournal(CancelJournal.beside(snapshotFile), clock, config.delta().retention());
+        if (cancels != null) {
+            registry.addListener(cancels);
+        }
         this.startup = new StartupSync(config.startup(), peers, gate, selfPreservation, self, clock,
                 config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1),
-                snapshot == null ? () -> 0 : snapshot::restore);
+                snapshot == null ? () -> 0 : snapshot::restore,
+                cancels == null ? () -> { } : () -> cancels.replay(registry, checker::remember));
         ReplicaStatus replicas = new ReplicaStatus(peers, registry, selfRegistration,
                 config.peers().minAvailableForHealthy());
         StatusSource source = new StatusSource(registry, selfPreservation, evictor, cache, peers::statuses, clock);
@@ -117,7 +125,10 @@ public final class RegistryServer implements AutoCloseable {
             scheduler.every("cluster-check", config.clusterCheck().interval(), checker::run);
         }
         if (snapshot != null) {
-            scheduler.every("registry-snapshot", config.snapshot().interval(), snapshot::save);
+            scheduler.every("registry-snapshot", config.snapshot().interval(), () -> {
+                snapshot.save();
+                cancels.compact();
+            });
         }
         startRemoteRegions();
         renewSelf();
@@ -201,6 +212,7 @@ public final class RegistryServer implements AutoCloseable {
         selfRegistration.cancel();   // queued for the peers; their batchers send it while closing, if they can
         if (snapshot != null) {
             snapshot.save();         // after the scheduler stopped: nothing changes the file after this
+            cancels.close();
         }
         peers.close();
         metrics.close();

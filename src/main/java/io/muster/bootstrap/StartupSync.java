@@ -31,11 +31,13 @@ final class StartupSync {
     private final Clock clock;
     private final int configuredUrls;
     private final IntSupplier restoreSnapshot;
+    /** Runs after each sync that copied a peer's registry (the cancellation journal's replay). */
+    private final Runnable afterSync;
     private volatile boolean synced;
     private Scheduler.Cancellable retries;
 
     StartupSync(StartupConfig config, PeerCluster peers, TrafficGate gate, SelfPreservation selfPreservation,
-                LocalNode self, Clock clock, int configuredUrls, IntSupplier restoreSnapshot) {
+                LocalNode self, Clock clock, int configuredUrls, IntSupplier restoreSnapshot, Runnable afterSync) {
         this.config = config;
         this.peers = peers;
         this.gate = gate;
@@ -44,6 +46,7 @@ final class StartupSync {
         this.clock = clock;
         this.configuredUrls = configuredUrls;
         this.restoreSnapshot = restoreSnapshot;
+        this.afterSync = afterSync;
     }
 
     /** Resolves the peers, syncs once, opens the gate; schedules the retries when reads are held. */
@@ -59,6 +62,7 @@ final class StartupSync {
         synced = sync.outcome() == SyncOutcome.PEER_ANSWERED;
         // a peer's registry is the cluster's present; the snapshot is this node's past, used only without one
         int restored = synced ? 0 : restoreSnapshot.getAsInt();
+        afterSync.run();
         boolean held = gate.open(sync.outcome(), config.waitWhenSyncEmpty(), config.defaultOpenForTrafficCount() > 0);
         if (restored > 0) {
             selfPreservation.expectClients(restored);   // the restored clients are the ones expected to renew
@@ -104,6 +108,7 @@ final class StartupSync {
         SyncResult sync = peers.syncUp(true);
         if (sync.outcome() != SyncOutcome.EVERY_PEER_UNREACHABLE) {
             synced = sync.outcome() == SyncOutcome.PEER_ANSWERED;
+            afterSync.run();
             gate.release();
             selfPreservation.measureFrom(clock.instant());
             LOG.info("Muster: reads open: " + describe(sync, false));
@@ -127,6 +132,7 @@ final class StartupSync {
             SyncResult sync = peers.syncUp(false);
             if (sync.outcome() == SyncOutcome.PEER_ANSWERED) {
                 synced = true;
+                afterSync.run();
                 if (sync.copied() > 0) {
                     selfPreservation.measureFrom(clock.instant());
                 }

@@ -78,6 +78,21 @@ public final class ClusterChecker implements RegistryListener {
         }
     }
 
+    /**
+     * A cancellation this node acknowledged before it was restarted (from its journal), remembered as if it had
+     * just happened here but with its own time, so it leaves the window when it would have.
+     */
+    public void remember(String app, String id, long lastDirtyTimestamp, Instant at) {
+        synchronized (tombstones) {
+            String key = PeerDigest.key(app, id);
+            Tombstone known = tombstones.get(key);
+            if (known == null || known.at.isBefore(at)) {
+                tombstones.remove(key);
+                tombstones.put(key, new Tombstone(lastDirtyTimestamp, at));
+            }
+        }
+    }
+
     /** This node's digest, as served to peers. */
     public PeerDigest digest() {
         return new PeerDigest(ClusterDigest.of(registry.views().snapshot().applications()), cancellations());

@@ -114,9 +114,10 @@ public final class Chaos {
     }
 
     private void faults() throws Exception {
-        record("kill -9 during a burst", "SIGKILL node 2 halfway through " + s.burst + " registrations on nodes"
-                + " 1 and 3, " + s.cancelsWhileDown + " of them cancelled on node 3 while it is down, node 2"
-                + " started again", () -> killDuringBurst(1));
+        record("kill -9 during a burst", "SIGKILL node 2 right after it acknowledged " + s.cancelsWhileDown / 4
+                + " cancellations, halfway through " + s.burst + " registrations on nodes 1 and 3; "
+                + s.cancelsWhileDown + " of those cancelled on node 3 while node 2 is down; node 2 started again",
+                () -> killDuringBurst(1));
         record("undeploy and redeploy", "node 2's application undeployed through Tomcat's manager for "
                 + s.outage.toSeconds() + " s under load, then deployed again", () -> {
             outages.down(1);
@@ -146,7 +147,7 @@ public final class Chaos {
             log(load.changeStatusOfFirst(skewed, "UP") + " of them set UP again with their clocks put right");
             Thread.sleep(s.linkFault.toMillis());
         });
-        record("combined: kill + link drop + skewed clocks", "node 3 killed halfway through a burst while links"
+        record("combined: kill + link drop + skewed clocks", "node 3 killed right after it acknowledged some cancellations, halfway through a burst, while links"
                 + " node 1 <-> node 2 drop everything and a fifth of the clients run 10 min ahead; then all healed",
                 () -> {
             load.skewClocks(skewed, TEN_MINUTES);
@@ -156,6 +157,15 @@ public final class Chaos {
             cluster.healLinks();
             load.skewClocks(skewed, 0);
             Thread.sleep(s.outage.toMillis());
+        });
+        record("instance cap during a partition", "node 1 cut off from nodes 2 and 3 while registrations fill both"
+                + " sides to maxInstances=" + cap + " and past it; each side admits up to the cap on its own, and after"
+                + " the heal every node must hold what either side acknowledged", () -> {
+            cluster.linkBetween(0, 1, LinkProxy.Mode.DROP, 0);
+            cluster.linkBetween(0, 2, LinkProxy.Mode.DROP, 0);
+            fillToCap();
+            Thread.sleep(s.linkFault.toMillis());
+            cluster.healLinks();
         });
         record("instance cap", "registrations until every node holds maxInstances=" + cap + "; full nodes must"
                 + " answer 503 with Retry-After and keep renewing and updating known instances", this::fillToCap);
@@ -175,6 +185,9 @@ public final class Chaos {
     private void killDuringBurst(int victim) throws Exception {
         int[] homes = victim == 1 ? new int[]{0, 2} : new int[]{0, 1};
         List<String> burst = load.registerNew(s.burst, homes, () -> {
+            // cancellations the victim acknowledges just before it dies: not yet replicated when it is killed
+            log(load.cancelSomeHomedAt(victim, s.cancelsWhileDown / 4) + " cancelled on node " + (victim + 1)
+                    + " right before it is killed");
             outages.down(victim);
             try {
                 cluster.nodes.get(victim).kill();

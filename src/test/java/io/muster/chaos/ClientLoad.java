@@ -145,6 +145,26 @@ final class ClientLoad implements AutoCloseable {
     }
 
     /**
+     * Cancels up to {@code count} registered clients homed on the node, through that node, one after the other;
+     * returns how many that node acknowledged.
+     */
+    int cancelSomeHomedAt(int node, int count) {
+        int done = 0;
+        for (Client c : byId.values()) {
+            if (done >= count) {
+                break;
+            }
+            if (c.home == node && c.status != null) {
+                synchronized (c) {
+                    c.cancel();
+                }
+                done += c.status == null ? 1 : 0;
+            }
+        }
+        return done;
+    }
+
+    /**
      * Every registered client numbered below {@code below} registers again with the given status (a status change,
      * as a Netflix client makes one), each with its current clock; returns how many were acknowledged.
      */
