@@ -103,6 +103,15 @@ public final class InstanceRegistry {
         refusals.get(refused).decrement();
     }
 
+    /**
+     * This server's own instance (it registers with its peers so that they count it as a replica): not a client's
+     * instance, so never refused for the instance counts, which would keep a node started into a full cluster
+     * from counting as a replica. Replicated like a client write.
+     */
+    public void registerOwnInstance(InstanceInfo registrant) {
+        register(registrant, Origin.CLIENT, false);
+    }
+
     private void register(InstanceInfo registrant, Origin origin, boolean counted) {
         try {
             rules.check(registrant);

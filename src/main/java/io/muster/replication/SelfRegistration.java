@@ -79,7 +79,13 @@ public final class SelfRegistration {
         }
         RenewOutcome outcome = registry.renew(me.app(), me.id(), me.lastDirtyTimestamp(), null, Origin.CLIENT);
         if (outcome.result() == RenewOutcome.Result.NOT_FOUND) {
-            registry.register(me, Origin.CLIENT);
+            try {
+                registry.registerOwnInstance(me);
+            } catch (RuntimeException e) {
+                // never a reason to fail the start (or the timer): the node serves without counting as a replica
+                LOG.warning("Muster: cannot register itself as " + me.app() + "/" + me.id() + ": " + e.getMessage());
+                return;
+            }
             LOG.info("Muster: registered itself as " + me.app() + "/" + me.id() + " (host " + me.hostName()
                     + ") so that peers count it as a replica");
         }

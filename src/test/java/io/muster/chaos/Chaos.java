@@ -38,6 +38,9 @@ public final class Chaos {
                 "-Deureka.server.clusterCheck.intervalMs=3000", "-Deureka.server.clusterCheck.repairGraceMs=6000"));
     }
 
+    /** How many faults {@link #faults()} runs (the baseline not counted). */
+    static final int FAULTS = 12;
+
     private static final long TEN_MINUTES = Duration.ofMinutes(10).toMillis();
 
     private final Settings s;
@@ -106,11 +109,15 @@ public final class Chaos {
         load.registerNew(s.instances, new int[]{0, 1, 2}, null);
         record("baseline", "no fault: " + s.instances + " instances registered, spread over the nodes", () -> {
         });
-        for (int round = 0; round < repeat; round++) {
-            faults();
+        try {
+            for (int round = 0; round < repeat; round++) {
+                faults();
+            }
+        } finally {
+            // also when a fault could not be injected or healed (a node that would not start): what ran is shown
+            Files.writeString(out.resolve("results.md"), FaultResult.table(results));
+            System.out.println(FaultResult.table(results));
         }
-        Files.writeString(out.resolve("results.md"), FaultResult.table(results));
-        System.out.println(FaultResult.table(results));
     }
 
     private void faults() throws Exception {

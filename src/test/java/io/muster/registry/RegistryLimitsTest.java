@@ -95,6 +95,19 @@ class RegistryLimitsTest {
     }
 
     @Test
+    void theServersOwnInstanceIsNeverRefusedForTheCounts() {
+        for (String app : new String[]{"A", "B", "C", "D"}) {
+            registry.register(small(app, app + "-1").build(), Origin.CLIENT);
+        }
+
+        registry.registerOwnInstance(small("EUREKA", "me").build());
+
+        assertThat(registry.views().instance("EUREKA", "me")).as("a node started into a full cluster still counts"
+                + " as a replica").isPresent();
+        assertThat(registry.refusals(Refusal.MAX_INSTANCES)).isZero();
+    }
+
+    @Test
     void instancesInTotalAreCappedButKnownInstancesMayAlwaysReRegister() {
         for (String app : new String[]{"A", "B", "C", "D"}) {
             registry.register(small(app, app + "-1").build(), Origin.CLIENT);
