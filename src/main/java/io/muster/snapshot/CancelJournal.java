@@ -174,7 +174,7 @@ public final class CancelJournal implements RegistryListener {
 
     /** Rewrites the file with the window's entries only (periodically, with the snapshot). */
     public synchronized void compact() {
-        if (appended == 0 && !Files.exists(file)) {
+        if (broken || appended == 0 && !Files.exists(file)) {
             return;
         }
         List<Entry> keep = recent();
