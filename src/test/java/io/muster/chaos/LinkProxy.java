@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.LongAdder;
  * or held unanswered (the sender's read timeout fires); any other request (start-up sync, cluster check) is passed
  * on with {@code Connection: close}, so the node is otherwise reachable.
  */
-final class LinkProxy implements AutoCloseable {
-    enum Mode {
+public final class LinkProxy implements AutoCloseable {
+    public enum Mode {
         /** Bytes piped both ways. */
         PASS,
         /** Piped, each chunk sent on after {@code delayMillis}. */
@@ -34,7 +34,12 @@ final class LinkProxy implements AutoCloseable {
         /** Replication batches answered 500; everything else passed. */
         BATCH_500,
         /** Replication batches never answered (the sender times out); everything else passed. */
-        BATCH_TIMEOUT
+        BATCH_TIMEOUT,
+        /**
+         * Replication batches answered 200 with no results, so the sender counts them delivered and they are gone
+         * (a batch lost after the peer's acknowledgement); every other request 503, as from a peer looking away.
+         */
+        BATCHES_LOST
     }
 
     private final ServerSocket server;
@@ -45,7 +50,7 @@ final class LinkProxy implements AutoCloseable {
     final LongAdder connections = new LongAdder();
     final LongAdder batchesRefused = new LongAdder();
 
-    LinkProxy(int port, int target) throws IOException {
+    public LinkProxy(int port, int target) throws IOException {
         this.server = new ServerSocket(port, 100, InetAddress.getLoopbackAddress());
         this.target = target;
         daemon("link-" + port, this::accept);
@@ -55,7 +60,7 @@ final class LinkProxy implements AutoCloseable {
         return server.getLocalPort();
     }
 
-    void set(Mode newMode, long delay) {
+    public void set(Mode newMode, long delay) {
         delayMillis = delay;
         mode = newMode;
         open.forEach(LinkProxy::closeQuietly);
@@ -90,7 +95,7 @@ final class LinkProxy implements AutoCloseable {
                     client.setSoLinger(true, 0);
                     client.close();
                 }
-                case BATCH_500, BATCH_TIMEOUT -> oneRequest(client, m);
+                case BATCH_500, BATCH_TIMEOUT, BATCHES_LOST -> oneRequest(client, m);
             }
         } catch (IOException e) {
             // either side closed, or the mode changed
@@ -104,7 +109,15 @@ final class LinkProxy implements AutoCloseable {
         InputStream in = client.getInputStream();
         String head = readHead(in);
         byte[] body = in.readNBytes(contentLength(head));
-        if (head.startsWith("POST ") && head.contains("peerreplication/batch")) {
+        boolean batch = head.startsWith("POST ") && head.contains("peerreplication/batch");
+        if (m == Mode.BATCHES_LOST) {
+            String text = batch ? "{\"responseList\":[]}" : "";
+            client.getOutputStream().write(((batch ? "HTTP/1.1 200 OK" : "HTTP/1.1 503 Service Unavailable")
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + text.length()
+                    + "\r\nConnection: close\r\n\r\n" + text).getBytes(StandardCharsets.US_ASCII));
+            return;
+        }
+        if (batch) {
             batchesRefused.increment();
             if (m == Mode.BATCH_500) {
                 String text = "chaos: batch refused";

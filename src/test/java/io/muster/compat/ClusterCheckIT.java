@@ -1,5 +1,6 @@
 package io.muster.compat;
 
+import io.muster.chaos.LinkProxy;
 import io.muster.testing.Http;
 import org.junit.jupiter.api.Test;
 
@@ -12,8 +13,8 @@ import static io.muster.testing.Http.instanceJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two Muster nodes in their own JVMs; A reaches B through a {@link LossyLink}. Batches A sends while the link loses
- * them are gone for good (B acknowledged nothing it received), so only the cluster check can bring B back in line:
+ * Two Muster nodes in their own JVMs; A reaches B through a {@link LinkProxy} that can lose batches. Batches A sends
+ * while the link loses them are gone for good (B acknowledged nothing it received), so only the cluster check can bring B back in line:
  * after the link is restored, A reports the difference, repairs it after the grace, and both nodes serve the same
  * registry, without any client registering again.
  */
@@ -24,7 +25,7 @@ class ClusterCheckIT {
 
     @Test
     void lostBatchesAreReportedAndRepaired() throws Exception {
-        try (LossyLink link = new LossyLink(LINK, B);
+        try (LinkProxy link = new LinkProxy(LINK, B);
              ChildServer a = ChildServer.start(A, "-Deureka.client.serviceUrl.defaultZone=http://peer:peer-pw@127.0.0.1:"
                              + LINK + "/eureka/", "-Deureka.server.waitTimeInMsWhenSyncEmpty=0",
                      "-Deureka.client.registerWithEureka=false", "-Deureka.server.clusterCheck.intervalMs=500",
@@ -39,7 +40,7 @@ class ClusterCheckIT {
                     body -> body.contains("\"a-0\""));
             await("A finds B in sync", () -> ha.get("api/status").body(), body -> body.contains("\"in sync\""));
 
-            link.lose(true);
+            link.set(LinkProxy.Mode.BATCHES_LOST, 0);
             for (int i = 1; i <= 3; i++) {
                 // versions from the client's clock, as real clients send them: a copy whose version is older than
                 // the tombstones is repaired only while its client renews it
@@ -51,7 +52,7 @@ class ClusterCheckIT {
                     body -> sent(body) >= 4);
             assertThat(hb.getJson("apps/").body()).as("B never got them").doesNotContain("\"a-1\"");
 
-            link.lose(false);
+            link.set(LinkProxy.Mode.PASS, 0);
             await("A reports the difference", () -> ha.get("api/status").body(),
                     body -> body.contains("\"3 instances differ for "));
             assertThat(ha.get("metrics").body()).containsPattern("muster_replica_differences\\{peer=\"[^\"]*47113[^\"]*\",?} 3\\.0");
