@@ -180,10 +180,10 @@ final class TomcatNode implements AutoCloseable {
         }
     }
 
-    /** The heap after the last full GC the JVM logged ("Pause Full (System.gc()) 120M->31M(256M)"), or -1. */
+    /** The heap after the last full GC the JVM logged ("Pause Full (Diagnostic Command) 59M->32M(95M)"), or -1. */
     private long lastFullGcAfterKb() {
         try (Stream<String> lines = Files.lines(base.resolve("logs/gc.log"))) {
-            String last = lines.filter(l -> l.contains("Pause Full (System.gc())")).reduce((a, b) -> b).orElse(null);
+            String last = lines.filter(l -> l.contains("Pause Full (")).reduce((a, b) -> b).orElse(null);
             Matcher m = last == null ? null : FULL_GC_AFTER.matcher(last);
             return m != null && m.find() ? Long.parseLong(m.group(1)) * 1024 : -1;
         } catch (IOException | UncheckedIOException e) {
