@@ -320,4 +320,23 @@ class PeerClusterTest {
         assertThat(cluster.refresh()).as("the other port is a peer once this node knows its own").isEqualTo(1);
         assertThat(cluster.nodes()).singleElement().satisfies(n -> assertThat(n.url().port()).isEqualTo(8762));
     }
+
+    @Test
+    void aPeerThatHoldsAnInstanceIsFoundAndAnUnreachableOneCountsAsNotHoldingIt() {
+        cluster();
+        peer.registry = new Applications(1, "UP_1_", List.of(new Application("B",
+                List.of(Instances.up("B", "b-1")))));
+
+        assertThat(cluster.anyPeerHolds("B", "b-1")).isTrue();
+        assertThat(cluster.anyPeerHolds("B", "b-2")).isFalse();
+        peer.failWith = new java.net.ConnectException("refused");
+        assertThat(cluster.anyPeerHolds("B", "b-1")).as("asked at the cap: a peer away is no reason to wait")
+                .isFalse();
+    }
+
+    @Test
+    void anInstanceIsLookedUpByItsEncodedPathSegments() {
+        assertThat(PeerUrl.segment("host:app:8080")).isEqualTo("host:app:8080");
+        assertThat(PeerUrl.segment("a b;c/d%é")).isEqualTo("a%20b%3Bc%2Fd%25%C3%A9");
+    }
 }
