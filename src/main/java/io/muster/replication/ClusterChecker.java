@@ -115,19 +115,60 @@ public final class ClusterChecker implements RegistryListener {
         return out;
     }
 
-    /** One round: every peer once. A peer that fails is noted and the others are still checked. */
+    /**
+     * One round: every peer's digest first, then every peer compared with this node. A cancellation any peer
+     * remembers counts in every comparison, not only in the one with that peer: a node that was away (restarted,
+     * cut off) holds no tombstone for what was cancelled meanwhile, and a copy another node missed the
+     * cancellation of must not be pushed to it while a third one knows better. A peer that fails is noted and the
+     * others are still checked.
+     */
     public void run() {
+        Map<PeerNode, PeerDigest> digests = new LinkedHashMap<>();
         for (PeerNode node : peers.nodes()) {
             try {
-                check(node);
+                digests.put(node, node.client().fetchDigest());
             } catch (IOException | WireFormatException e) {
-                node.check().failed(clock.instant(), e.getClass().getSimpleName() + ": " + e.getMessage());
+                failed(node, e);
+            }
+        }
+        for (Map.Entry<PeerNode, PeerDigest> e : digests.entrySet()) {
+            try {
+                check(e.getKey(), e.getValue(), cancelledByOthers(digests, e.getKey()));
+            } catch (IOException | WireFormatException x) {
+                failed(e.getKey(), x);
             }
         }
     }
 
+    private void failed(PeerNode node, Exception e) {
+        node.check().failed(clock.instant(), e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+
+    /** The newest cancellation of each instance in the digests of the peers other than {@code node}. */
+    private static Map<String, Long> cancelledByOthers(Map<PeerNode, PeerDigest> digests, PeerNode node) {
+        Map<String, Long> out = new HashMap<>();
+        digests.forEach((other, digest) -> {
+            if (other != node && digest != null) {
+                digest.cancelled().forEach((key, dirty) -> out.merge(key, dirty, Math::max));
+            }
+        });
+        return out;
+    }
+
+    private static Map<String, Long> newest(Map<String, Long> a, Map<String, Long> b) {
+        if (b.isEmpty()) {
+            return a;
+        }
+        Map<String, Long> out = new HashMap<>(a);
+        b.forEach((key, dirty) -> out.merge(key, dirty, Math::max));
+        return out;
+    }
+
     void check(PeerNode node) throws IOException {
-        PeerDigest served = node.client().fetchDigest();
+        check(node, node.client().fetchDigest(), Map.of());
+    }
+
+    private void check(PeerNode node, PeerDigest served, Map<String, Long> cancelledByOthers) throws IOException {
         Applications theirApps = null;
         String note = null;
         if (served == null) {
@@ -154,10 +195,12 @@ public final class ClusterChecker implements RegistryListener {
             if (theirApps == null) {
                 theirApps = node.client().fetchRegistry();
             }
-            Map<String, Long> cancelledHere = cancellations();
+            // our copy loses to a cancellation the peer or a third node remembers; theirs to one we or a third do
+            Map<String, Long> cancelledHere = newest(cancellations(), cancelledByOthers);
+            Map<String, Long> cancelledThere = newest(theirs.cancelled(), cancelledByOthers);
             for (String app : differing) {
-                compare(app, instances(mineApps, app), instances(theirApps, app), cancelledHere,
-                        theirs.cancelled(), drifts);
+                compare(app, instances(mineApps, app), instances(theirApps, app), cancelledHere, cancelledThere,
+                        drifts);
             }
         }
         Instant now = clock.instant();

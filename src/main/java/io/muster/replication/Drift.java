@@ -6,9 +6,9 @@ import io.muster.model.InstanceInfo;
  * One instance on which this node and a peer disagree, and the rule that says which side is right.
  *
  * <p>The rule: the copy with the newer lastDirtyTimestamp wins (it is the client's own version of its record).
- * An instance on one side only is a registration the other side missed, unless the other side cancelled it within
- * its recent-changes window at a dirty timestamp at least as new as the surviving copy's: then it is a cancellation
- * the surviving side missed, and the cancellation wins (never resurrect a cancelled instance). Equal dirty
+ * An instance on one side only is a registration the other side missed, unless the other side (or a third node)
+ * cancelled it within its recent-changes window at a dirty timestamp at least as new as the surviving copy's: then
+ * it is a cancellation the surviving side missed, and the cancellation wins (never resurrect a cancelled instance). Equal dirty
  * timestamps with different statuses name no winner: reported, not repaired. An instance that expired on one side is
  * not a cancellation (evictions are not replicated on purpose), so the live copy is copied back; if its client is
  * really gone it expires again on both sides.
@@ -32,8 +32,8 @@ public record Drift(String app, String id, Kind kind, Repair repair) {
     /**
      * @param here            our copy or null
      * @param there           the peer's copy or null
-     * @param cancelledHere   dirty timestamp of the copy we cancelled recently, or null
-     * @param cancelledThere  dirty timestamp of the copy the peer cancelled recently, or null (always null for a
+     * @param cancelledHere   dirty timestamp of the copy we (or a third node) cancelled recently, or null
+     * @param cancelledThere  dirty timestamp of the copy the peer (or a third node) cancelled recently, or null (null for a
      *                        peer without a digest endpoint: a stock Eureka server's missing instance is pushed, as
      *                        its own heartbeat handling would)
      * @return null when the two copies agree

@@ -188,6 +188,39 @@ class ClusterCheckTest {
     }
 
     @Test
+    void aCancellationAThirdNodeRemembersIsNotUndoneBetweenTwoThatMissedIt() throws Exception {
+        // node "away" restarted and holds no tombstone; node "knows" took the client's cancel; this node missed it
+        RecordingPeerClient away = new RecordingPeerClient();
+        RecordingPeerClient knows = new RecordingPeerClient();
+        PeerCluster three = new PeerCluster(ConfigLoader.load(List.of(Map.of(
+                "eureka.client.serviceUrl.defaultZone", "http://peer:secret@10.9.9.1:8761/eureka/,"
+                        + "http://peer:secret@10.9.9.2:8761/eureka/",
+                "eureka.server.peerReplicationBatchDelayMs", "0"))).peers(),
+                new LocalNode("/eureka", null, Set.of(8761)), registry, clock,
+                url -> url.base().getHost().equals("10.9.9.1") ? away : knows, PeerDns.SYSTEM, clock::advance, false);
+        try {
+            three.refresh();
+            ClusterChecker check = new ClusterChecker(registry, three, clock, GRACE, Duration.ofMinutes(3));
+            InstanceInfo stale = instance("A", "a-1", 5, InstanceStatus.UP);
+            registry.register(stale, Origin.PEER);
+            away.registry = new Applications(1, "", List.of());
+            away.digest = new PeerDigest(Map.of(), Map.of());
+            knows.registry = away.registry;
+            knows.digest = new PeerDigest(Map.of(), Map.of("A/a-1", 5L));
+
+            check.run();
+            clock.advance(GRACE);
+            check.run();
+
+            assertThat(registry.views().instance("A", "a-1")).as("cancelled here, as the third node says").isEmpty();
+            three.runDueBatches();
+            assertThat(away.batches).as("never pushed to the node that was away").isEmpty();
+        } finally {
+            three.close();
+        }
+    }
+
+    @Test
     void aCopyNobodyRenewsIsNotCopiedAcrossOnceTheTombstonesAreGone() throws Exception {
         // this node was away while the instance was cancelled elsewhere, and the cancellation is older than the
         // peer's tombstones: only the renewals tell a stale copy from a registration the peer missed
