@@ -129,7 +129,8 @@ public final class InstanceRegistry {
                 checkRoom(leases);
             }
             InstanceInfo incoming = registrant;
-            long storedDirty = existing == null ? Long.MIN_VALUE : existing.instance().lastDirtyTimestamp();
+            long storedDirty = existing != null ? existing.instance().lastDirtyTimestamp()
+                    : origin == Origin.PEER ? Long.MIN_VALUE : removedVersion(registrant.app(), id);
             if (storedDirty > incoming.lastDirtyTimestamp()) {
                 // a stale replicated registration must not roll back a newer one; but a client's own registration
                 // is its latest word whatever its clock says (a clock that ran ahead and was put right), so it is
@@ -165,6 +166,16 @@ public final class InstanceRegistry {
         } finally {
             changeLock.unlock();
         }
+    }
+
+    /**
+     * The version of an instance removed here within the delta window, or {@code Long.MIN_VALUE}: a client that
+     * registers again after its cancel is stamped past it like past a stored copy (its clock may have been put back
+     * meanwhile), or a peer still holding the cancelled version would take that one as newer.
+     */
+    private long removedVersion(String app, String id) {
+        InstanceInfo last = recentChanges.latestOf(app, id);
+        return last != null && last.actionType() == ActionType.DELETED ? last.lastDirtyTimestamp() : Long.MIN_VALUE;
     }
 
     /**

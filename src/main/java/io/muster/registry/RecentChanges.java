@@ -75,6 +75,13 @@ final class RecentChanges {
         return latest == null ? List.of() : latest.values();
     }
 
+    /** The instance as its latest change in the window left it (removed, when that change removed it), or null. */
+    InstanceInfo latestOf(String app, String id) {
+        LinkedHashMap<String, Entry> latest = latestByApp.get(app);
+        Entry e = latest == null ? null : latest.get(id);
+        return e == null ? null : e.state();
+    }
+
     /** Hands over the apps whose entries changed since the last call, and forgets them. */
     void drainChangedApps(Consumer<String> to) {
         changedApps.forEach(to);

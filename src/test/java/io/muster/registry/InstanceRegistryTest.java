@@ -16,6 +16,7 @@ import java.util.Map;
 
 import static io.muster.model.InstanceStatus.DOWN;
 import static io.muster.model.InstanceStatus.OUT_OF_SERVICE;
+import static io.muster.model.InstanceStatus.STARTING;
 import static io.muster.model.InstanceStatus.UNKNOWN;
 import static io.muster.model.InstanceStatus.UP;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,6 +86,25 @@ class InstanceRegistryTest {
         assertThat(registry.renew("ORDERS", "i-1", 1_000L, null, Origin.CLIENT))
                 .as("its heartbeats, carrying its own older version, are not answered 404")
                 .isEqualTo(RenewOutcome.OK);
+    }
+
+    @Test
+    void aClientRegisteringAgainAfterItsCancelIsStampedPastTheCancelledVersion() {
+        // its clock ran ahead when it registered and was put right before it came back: a peer that missed the
+        // cancel still holds the version from the future, which must not win over the client's latest word
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_000).status(STARTING).build(),
+                Origin.CLIENT);
+        registry.cancel("ORDERS", "i-1", Origin.CLIENT);
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(1_000).status(UP).build(),
+                Origin.CLIENT);
+
+        assertThat(stored("ORDERS", "i-1").lastDirtyTimestamp()).isEqualTo(2_001);
+        assertThat(stored("ORDERS", "i-1").status()).isEqualTo(UP);
+
+        registry.cancel("ORDERS", "i-1", Origin.CLIENT);
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(1_500).build(), Origin.PEER);
+        assertThat(stored("ORDERS", "i-1").lastDirtyTimestamp()).as("a peer's copy is taken as it comes")
+                .isEqualTo(1_500);
     }
 
     @Test
