@@ -11,9 +11,4 @@
 # CHAOS_JAVA_OPTS=-Dchaos.war=other.war runs the faults against another build.
 # Loopback only (nodes 18951-18953, links 18961-18969); stops only the Tomcats it started, by their PIDs.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-mvn=${MVN:-mvn}
-$mvn -q -B package -DskipTests
-$mvn -q -B dependency:unpack@unpack-servers
-$mvn -q -B dependency:build-classpath -Dmdep.outputFile=target/chaos-classpath -Dmdep.includeScope=test
-exec java ${CHAOS_JAVA_OPTS:-} -cp "target/test-classes:$(cat target/chaos-classpath)" io.muster.chaos.Chaos "$@"
+exec "$(dirname "$0")/harness-java.sh" io.muster.chaos.Chaos "$@"

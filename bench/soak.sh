@@ -10,9 +10,4 @@
 #
 # Builds what it needs first. MVN="mvn -o" for offline. Loopback only; stops only the Tomcat it started.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-mvn=${MVN:-mvn}
-$mvn -q -B package -DskipTests
-$mvn -q -B dependency:unpack@unpack-servers
-$mvn -q -B dependency:build-classpath -Dmdep.outputFile=target/chaos-classpath -Dmdep.includeScope=test
-exec java -cp "target/test-classes:$(cat target/chaos-classpath)" io.muster.chaos.Soak "${SOAK_MINUTES:-30}"
+exec "$(dirname "$0")/harness-java.sh" io.muster.chaos.Soak "${SOAK_MINUTES:-30}"

@@ -131,17 +131,8 @@ final class ClientLoad implements AutoCloseable {
      * steady load is paused for them; returns how many were acknowledged.
      */
     int cancelThrough(List<String> ids, int node) {
-        int done = 0;
-        for (String id : ids) {
-            Client c = byId.get(id);
-            if (c != null && c.status != null && c.home == node) {
-                synchronized (c) {
-                    c.cancel();
-                }
-                done += c.status == null ? 1 : 0;
-            }
-        }
-        return done;
+        return cancelHomedAt(ids.stream().map(byId::get).filter(java.util.Objects::nonNull).toList(), node,
+                Integer.MAX_VALUE);
     }
 
     /**
@@ -149,9 +140,13 @@ final class ClientLoad implements AutoCloseable {
      * returns how many that node acknowledged.
      */
     int cancelSomeHomedAt(int node, int count) {
+        return cancelHomedAt(byId.values(), node, count);
+    }
+
+    private int cancelHomedAt(Iterable<Client> candidates, int node, int limit) {
         int done = 0;
-        for (Client c : byId.values()) {
-            if (done >= count) {
+        for (Client c : candidates) {
+            if (done >= limit) {
                 break;
             }
             if (c.home == node && c.status != null) {
