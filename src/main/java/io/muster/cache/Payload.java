@@ -28,6 +28,8 @@ public final class Payload {
     /** When it was built and how long that took, in millis: set once by the builder before it is published. */
     private long builtAt;
     private long buildMillis;
+    /** An app or VIP with no instance here: set once by the builder before it is published. */
+    private boolean namesNothing;
     /** Epoch millis of a recent read, to the second: written at most once a second, however many readers. */
     private volatile long lastRead;
 
@@ -88,6 +90,18 @@ public final class Payload {
     void timed(long builtAtMillis, long tookMillis) {
         this.builtAt = builtAtMillis;
         this.buildMillis = tookMillis;
+    }
+
+    void namesNothing() {
+        namesNothing = true;
+    }
+
+    /**
+     * Whether this is the answer for a single app or VIP that has no instance here ("not found"): such answers
+     * are kept apart, bounded, since clients may ask for any number of names.
+     */
+    boolean namesNothingHere() {
+        return namesNothing;
     }
 
     long builtAt() {

@@ -1,6 +1,7 @@
 package io.muster.cache;
 
 import com.google.common.base.Ticker;
+import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.common.cache.CacheLoader;
 import com.google.common.cache.LoadingCache;
@@ -19,6 +20,7 @@ import io.muster.registry.RegistryListener;
 import io.muster.regions.RemoteRegions;
 
 import java.time.Clock;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,8 +47,13 @@ import java.util.concurrent.atomic.LongAdder;
  * with remote regions) are assembled from per-instance fragments ({@link FragmentCodec}). Both give the bytes the
  * reference encoder gives (docs/benchmark.md).
  *
- * <p>Thread safety: the stamps are a concurrent map written by the registry's listener (under its change lock);
- * both tiers are concurrent maps; Guava single-flights concurrent loads of one key.
+ * <p>Bounded by the registry, not by what clients ask: a shape that names no app or VIP here ("not found") is kept
+ * in neither tier but in a small evicting cache of its own, so a client probing distinct unknown names costs a
+ * fixed amount of memory; read-only entries nobody read for a minute leave; and stamps are kept only for
+ * targets some payload is held for (the others share one floor stamp, see {@link #pruneStamps}).
+ *
+ * <p>Thread safety: the stamps are a concurrent map written by the registry's listener (under its change lock)
+ * and pruned by the refresher; both tiers are concurrent maps; Guava single-flights concurrent loads of one key.
  */
 public final class ResponseCache implements RegistryListener {
     /**
@@ -68,6 +75,14 @@ public final class ResponseCache implements RegistryListener {
      * staleness beyond the interval only when a build takes longer than a fifth of it.
      */
     static final long BUILD_COST_FACTOR = 5;
+    /**
+     * "Not found" answers kept, whatever names clients probe: enough for the apps and VIPs clients look up before
+     * they register (a common start-up order), few enough that distinct names of request-line length cost at
+     * most a few MB.
+     */
+    static final int ABSENT_ENTRIES = 1_000;
+    /** How often stamps of targets no payload is held for are dropped (their memory grows with name churn). */
+    static final long PRUNE_MILLIS = 10_000;
     private final InstanceRegistry registry;
     private final RemoteRegions remote;
     private final Clock clock;
@@ -75,6 +90,11 @@ public final class ResponseCache implements RegistryListener {
     private final LoadingCache<CacheKey, Payload> readWrite;
     private final Map<CacheKey, Payload> readOnly = new ConcurrentHashMap<>();
     private final Map<CacheKey.Target, Long> stamps = new ConcurrentHashMap<>();
+    /** The stamp of every target without one of its own: at least every stamp pruned so far. */
+    private volatile long stampFloor;
+    private long lastPrune;
+    /** "Not found" payloads of single apps and VIPs, bounded: clients can ask for any number of unknown names. */
+    private final Cache<CacheKey, Payload> absent = CacheBuilder.newBuilder().maximumSize(ABSENT_ENTRIES).build();
     /** Request shapes clients have fetched gzipped: their rebuilds compress at once, off the request path. */
     private final Set<CacheKey> gzipWanted = ConcurrentHashMap.newKeySet();
     private volatile long everythingStamp;
@@ -128,7 +148,9 @@ public final class ResponseCache implements RegistryListener {
         }
         p = fresh(key);
         p.markRead(clock.millis());
-        readOnly.put(key, p);
+        if (!p.namesNothingHere()) {
+            readOnly.put(key, p);
+        }
         return p;
     }
 
@@ -156,19 +178,62 @@ public final class ResponseCache implements RegistryListener {
         }
         for (Map.Entry<CacheKey, Payload> e : readOnly.entrySet()) {
             Payload old = e.getValue();
-            if (!isStale(e.getKey(), old)) {
-                continue;
-            }
-            if (now - old.lastRead() > IDLE_SHAPE_MILLIS && !CLIENT_DEFAULTS.contains(e.getKey())) {
+            boolean idle = now - old.lastRead() > IDLE_SHAPE_MILLIS && !CLIENT_DEFAULTS.contains(e.getKey());
+            if (idle) {
                 readOnly.remove(e.getKey(), old);   // its next reader builds it once, as on first use
+            } else if (!isStale(e.getKey(), old)) {
+                continue;
             } else if (now - old.builtAt() < BUILD_COST_FACTOR * old.buildMillis()) {
                 continue;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn
             } else {
                 Payload rebuilt = fresh(e.getKey());
-                rebuilt.markRead(old.lastRead());
-                readOnly.put(e.getKey(), rebuilt);
+                if (rebuilt.namesNothingHere() && !CLIENT_DEFAULTS.contains(e.getKey())) {
+                    readOnly.remove(e.getKey(), old);   // the app or VIP is gone: "not found" lives in absent
+                } else {
+                    rebuilt.markRead(old.lastRead());
+                    readOnly.put(e.getKey(), rebuilt);
+                }
             }
         }
+        if (now - lastPrune >= PRUNE_MILLIS) {
+            lastPrune = now;
+            pruneStamps();
+        }
+    }
+
+    /**
+     * Drops the stamps (and gzip wishes) of targets no payload is held for, so churn of distinct app and VIP names
+     * leaves nothing behind. A target without a stamp is judged by {@link #stampFloor}, which is raised first to
+     * every stamp about to go: a payload built before a pruned stamp is still stale. Payloads held for a target
+     * that has no stamp are pinned at the old floor first, so raising it costs them no rebuild. Run by the
+     * refresher only.
+     */
+    private void pruneStamps() {
+        Set<CacheKey> heldKeys = new HashSet<>(readOnly.keySet());
+        heldKeys.addAll(readWrite.asMap().keySet());
+        heldKeys.addAll(absent.asMap().keySet());
+        Set<CacheKey.Target> held = new HashSet<>();
+        for (CacheKey k : heldKeys) {
+            if (k.entity() != CacheKey.Entity.ALL_APPS && k.entity() != CacheKey.Entity.DELTA) {
+                held.add(k.target());
+            }
+        }
+        long floor = stampFloor;
+        for (CacheKey.Target t : held) {
+            stamps.putIfAbsent(t, floor);
+        }
+        Map<CacheKey.Target, Long> unheld = new java.util.HashMap<>();
+        long raised = floor;
+        for (Map.Entry<CacheKey.Target, Long> e : stamps.entrySet()) {
+            if (!held.contains(e.getKey())) {
+                unheld.put(e.getKey(), e.getValue());
+                raised = Math.max(raised, e.getValue());
+            }
+        }
+        stampFloor = raised;
+        // conditional: a stamp written since it was read stays (the floor may not cover it)
+        unheld.forEach(stamps::remove);
+        gzipWanted.removeIf(k -> !heldKeys.contains(k) && !CLIENT_DEFAULTS.contains(k));
     }
 
     /**
@@ -180,6 +245,10 @@ public final class ResponseCache implements RegistryListener {
     }
 
     private Payload fresh(CacheKey key) {
+        Payload missing = absent.getIfPresent(key);
+        if (missing != null && !isStale(key, missing)) {
+            return missing;
+        }
         while (true) {
             Payload p;
             try {
@@ -187,12 +256,18 @@ public final class ResponseCache implements RegistryListener {
             } catch (UncheckedExecutionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : e;
             }
-            if (!isStale(key, p)) {
+            if (isStale(key, p)) {
+                readWrite.asMap().remove(key, p);   // only if nobody replaced it yet
+            } else {
+                if (p.namesNothingHere()) {
+                    readWrite.asMap().remove(key, p);
+                    absent.put(key, p);
+                }
                 return p;
             }
-            readWrite.asMap().remove(key, p);   // only if nobody replaced it yet
         }
     }
+
 
     private boolean isStale(CacheKey key, Payload p) {
         if (dependsOnRemote(key) && p.remoteGeneration() < remote.generation()) {
@@ -200,7 +275,7 @@ public final class ResponseCache implements RegistryListener {
         }
         long stamp = switch (key.entity()) {
             case ALL_APPS, DELTA -> everythingStamp;
-            default -> stamps.getOrDefault(key.target(), 0L);
+            default -> stamps.getOrDefault(key.target(), stampFloor);
         };
         return p.builtFrom() < stamp;
     }
@@ -219,16 +294,24 @@ public final class ResponseCache implements RegistryListener {
                 || key.entity() == CacheKey.Entity.DELTA)) {
             return segmented(key, t0, sequence, generation);
         }
+        io.muster.model.Applications vip = switch (key.entity()) {
+            case VIP -> registry.views().vip(VipKind.VIP, key.name()).applications();
+            case SVIP -> registry.views().vip(VipKind.SECURE_VIP, key.name()).applications();
+            default -> null;
+        };
         byte[] bytes = switch (key.entity()) {
             case ALL_APPS -> encode(key, remote.merged(registry.views().snapshot().applications(), key.regionList()));
             case DELTA -> encode(key, remote.mergedDelta(registry.views().delta().applications(), key.regionList()));
-            case VIP -> encode(key, registry.views().vip(VipKind.VIP, key.name()).applications());
-            case SVIP -> encode(key, registry.views().vip(VipKind.SECURE_VIP, key.name()).applications());
+            case VIP, SVIP -> encode(key, vip);
             case APP -> registry.views().application(key.name()).or(() -> remote.fallback(key.name()))
                     .map(app -> codec.encode(key.format(), app, key.detail()))
                     .orElse(new byte[0]);
         };
-        return built(key, new Payload(bytes, sequence, generation), t0);
+        Payload payload = new Payload(bytes, sequence, generation);
+        if (bytes.length == 0 || vip != null && vip.applications().isEmpty()) {
+            payload.namesNothing();
+        }
+        return built(key, payload, t0);
     }
 
     /** The local full registry or delta, re-encoding only the applications that changed since the last build. */
@@ -287,10 +370,17 @@ public final class ResponseCache implements RegistryListener {
     }
 
     public Stats stats() {
-        return new Stats(hits.sum(), misses.sum(), builds.sum(), buildNanos.sum(), readOnly.size());
+        return new Stats(hits.sum(), misses.sum(), builds.sum(), buildNanos.sum(), readOnly.size(),
+                readWrite.size() + absent.size(), stamps.size());
     }
 
-    /** Counters for status pages and metrics. */
-    public record Stats(long hits, long misses, long builds, long buildNanos, int readOnlyEntries) {
+    /**
+     * Counters for status pages and metrics.
+     *
+     * @param readWriteEntries the read-write tier's entries plus the "not found" answers kept
+     * @param stamps           targets with a change stamp of their own
+     */
+    public record Stats(long hits, long misses, long builds, long buildNanos, int readOnlyEntries,
+                        long readWriteEntries, int stamps) {
     }
 }

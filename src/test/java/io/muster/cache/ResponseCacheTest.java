@@ -150,4 +150,76 @@ class ResponseCacheTest {
             assertThat(app).contains("<instanceId>b-" + i + "</instanceId>");
         }
     }
+
+    private static CacheKey app(String name) {
+        return new CacheKey(CacheKey.Entity.APP, name, WireFormat.JSON, Detail.FULL);
+    }
+
+    private static CacheKey vip(String name) {
+        return new CacheKey(CacheKey.Entity.VIP, name, WireFormat.JSON, Detail.FULL);
+    }
+
+    @Test
+    void distinctUnknownNamesAreAnsweredNotFoundWithoutGrowingEitherTier() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500));
+        registry.register(Instances.up("KNOWN", "k-1"), Origin.CLIENT);
+        for (int i = 0; i < 20 * ResponseCache.ABSENT_ENTRIES; i++) {
+            assertThat(cache.get(app("UNKNOWN-" + i)).isEmpty()).isTrue();
+            assertThat(cache.get(vip("unknown-" + i)).namesNothingHere()).isTrue();
+            cache.gzipped(app("UNKNOWN-" + i), cache.get(app("UNKNOWN-" + i)));
+            if (i % 1000 == 0) {
+                clock.advance(Duration.ofSeconds(1));
+                cache.refreshReadOnly(true);
+            }
+        }
+        clock.advance(Duration.ofSeconds(11));
+        cache.refreshReadOnly(true);
+        ResponseCache.Stats stats = cache.stats();
+        assertThat(stats.readOnlyEntries()).as("only the client defaults").isEqualTo(2);
+        assertThat(stats.readWriteEntries()).isLessThanOrEqualTo(ResponseCache.ABSENT_ENTRIES + 2);
+        assertThat(stats.stamps()).isLessThanOrEqualTo(ResponseCache.ABSENT_ENTRIES + 3);
+        assertThat(text(cache.get(app("KNOWN")))).contains("\"k-1\"");
+    }
+
+    @Test
+    void anAppFirstAskedForWhileUnknownIsFoundOnceItRegisters() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500));
+        assertThat(cache.get(app("LATER")).isEmpty()).isTrue();
+        assertThat(cache.get(vip("later")).namesNothingHere()).isTrue();
+        registry.register(Instances.up("LATER", "l-1"), Origin.CLIENT);
+        assertThat(text(cache.get(app("LATER")))).contains("\"l-1\"");
+        assertThat(text(cache.get(vip("later")))).contains("\"l-1\"");
+    }
+
+    @Test
+    void churnOfDistinctAppAndVipNamesLeavesNoStampsBehindAndNoStaleAnswer() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500));
+        for (int i = 0; i < 5_000; i++) {
+            String name = "CHURN-" + i;
+            registry.register(Instances.up(name, "c-" + i), Origin.CLIENT);
+            if (i % 100 == 0) {
+                assertThat(text(cache.get(app(name)))).contains("\"c-" + i + "\"");
+            }
+            registry.cancel(name, "c-" + i, Origin.CLIENT);
+            if (i % 250 == 0) {
+                clock.advance(Duration.ofSeconds(1));
+                cache.refreshReadOnly(true);
+            }
+        }
+        clock.advance(Duration.ofSeconds(61));
+        cache.refreshReadOnly(true);
+        clock.advance(Duration.ofSeconds(11));
+        cache.refreshReadOnly(true);
+        assertThat(cache.stats().stamps()).as("only targets some payload is held for")
+                .isLessThanOrEqualTo(ResponseCache.ABSENT_ENTRIES);
+        // a name whose stamp was pruned comes back: its old "not found" and old content must not be served
+        assertThat(cache.get(app("CHURN-100")).isEmpty()).isTrue();
+        registry.register(Instances.up("CHURN-100", "again"), Origin.CLIENT);
+        assertThat(text(cache.get(app("CHURN-100")))).contains("\"again\"").doesNotContain("\"c-100\"");
+        cache.refreshReadOnly(true);
+        assertThat(registry.cancel("CHURN-100", "again", Origin.CLIENT)).isTrue();
+        clock.advance(Duration.ofSeconds(1));
+        cache.refreshReadOnly(true);
+        assertThat(text(cache.get(app("CHURN-100")))).isEmpty();
+    }
 }
