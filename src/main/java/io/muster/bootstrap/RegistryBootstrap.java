@@ -55,7 +55,10 @@ public final class RegistryBootstrap implements ServletContextListener {
         FilterRegistration.Dynamic door = context.addFilter("muster-front-door", new FrontDoor(started.api(),
                 config.security().clientAuthRequired(), config.security().fastPaths(),
                 config.dashboard().enabled() ? config.dashboard().path() : null, started.metrics(),
-                started.changes(), jaxRs, bodiesDir(context, config), config.security().sendfileMinBytes()));
+                started.changes(), jaxRs, bodiesDir(context, config), config.security().sendfileMinBytes(),
+                new FrontDoor.LargeWrites(config.security().largeWrites().minBytes(),
+                        config.security().largeWrites().maxOpen(), config.security().largeWrites().maxOpenPerClient(),
+                        config.security().largeWrites().maxHeapPercent())));
         door.setAsyncSupported(true);
         door.addMappingForUrlPatterns(null, true, "/*");
         // mapped on the whole context so the container initialises it and nothing else (its default or JSP

@@ -124,7 +124,10 @@ public final class ConfigLoader {
         }
         ServerConfig.SecurityConfig security = new ServerConfig.SecurityConfig(bool(false, "clientAuthRequired"),
                 bool(true, "fastPaths"),
-                integer(ServerConfig.SecurityConfig.DEFAULT_SENDFILE_MIN_BYTES, 0, "sendfileMinBytes"));
+                integer(ServerConfig.SecurityConfig.DEFAULT_SENDFILE_MIN_BYTES, 0, "sendfileMinBytes"),
+                new ServerConfig.LargeWritesConfig(integer(32 * 1024, 0, "largeWrites.minBytes"),
+                        integer(1_000, 1, "largeWrites.maxOpen"), integer(32, 1, "largeWrites.maxOpenPerClient"),
+                        integer(10, 1, "largeWrites.maxHeapPercent")));
         ServerConfig.LimitsConfig limits = limits();
         ServerConfig.MetricsConfig metrics = new ServerConfig.MetricsConfig(
                 integer(ServerConfig.MetricsConfig.DEFAULT.maxAppLabels(), 0, "metricsMaxAppLabels"));
@@ -136,7 +139,8 @@ public final class ConfigLoader {
         ServerConfig.SnapshotConfig snapshot = new ServerConfig.SnapshotConfig(bool(true, "snapshot.enabled"),
                 blankToNull(raw("snapshot.directory")), millis(30_000, 1_000, "snapshot.intervalMs"));
         ServerConfig.ChangeStreamConfig changes = new ServerConfig.ChangeStreamConfig(
-                integer(2_000, 0, "changes.maxOpen"), millis(15_000, 100, "changes.heartbeatMs"),
+                integer(2_000, 0, "changes.maxOpen"), integer(100, 1, "changes.maxOpenPerClient"),
+                millis(15_000, 100, "changes.heartbeatMs"),
                 integer(10_000, 1, "changes.window"), integer(1_000, 1, "changes.queue"));
         ServerConfig.RemoteRegionConfig remoteRegions = remoteRegions();
         ServerConfig.ClusterCheckConfig clusterCheck = new ServerConfig.ClusterCheckConfig(

@@ -34,7 +34,11 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
     public record ClusterCheckConfig(boolean enabled, Duration interval, Duration repairGrace) {
     }
 
-    public record ChangeStreamConfig(int maxOpen, Duration heartbeat, int window, int queue) {
+    /**
+     * Open streams and waiting fetches: {@code maxOpen} together, {@code maxOpenPerClient} of them per client
+     * address.
+     */
+    public record ChangeStreamConfig(int maxOpen, int maxOpenPerClient, Duration heartbeat, int window, int queue) {
     }
 
     /**
@@ -75,9 +79,18 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
      * requests are served: {@code fastPaths} off sends every request through Jersey, to compare the two roads;
      * cached bodies of at least {@code sendfileMinBytes} go by the container's sendfile where it has one (0: never).
      */
-    public record SecurityConfig(boolean clientAuthRequired, boolean fastPaths, int sendfileMinBytes) {
+    public record SecurityConfig(boolean clientAuthRequired, boolean fastPaths, int sendfileMinBytes,
+                                 LargeWritesConfig largeWrites) {
         /** As Tomcat's DefaultServlet: below this, copying the bytes costs less than a sendfile. */
         public static final int DEFAULT_SENDFILE_MIN_BYTES = 48 * 1024;
+    }
+
+    /**
+     * Answers of at least {@code minBytes} are written without blocking a container thread (0: never); at most
+     * {@code maxOpen} of them are in flight, {@code maxOpenPerClient} per client address, and together at most
+     * {@code maxHeapPercent} of the heap in bytes.
+     */
+    public record LargeWritesConfig(int minBytes, int maxOpen, int maxOpenPerClient, int maxHeapPercent) {
     }
 
     public record EvictionConfig(Duration interval) {

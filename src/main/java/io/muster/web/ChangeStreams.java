@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -38,7 +37,8 @@ public final class ChangeStreams implements AutoCloseable {
     private final LongSupplier sequence;
     private final Set<SseConnection> streams = ConcurrentHashMap.newKeySet();
     private final Set<WaitingFetch> waiting = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger open = new AtomicInteger();
+    /** Streams and waiting fetches, in all and per client address. */
+    private final ClientShares open;
     private final Thread dispatcher;
     private volatile boolean closed;
 
@@ -47,6 +47,7 @@ public final class ChangeStreams implements AutoCloseable {
         this.config = config;
         this.sequence = sequence;
         this.log = new ChangeLog(config.window(), this::wake);
+        this.open = new ClientShares(config.maxOpen(), config.maxOpenPerClient());
         this.dispatcher = new Thread(this::run, THREAD_NAME);
         this.dispatcher.setDaemon(true);
     }
@@ -62,18 +63,18 @@ public final class ChangeStreams implements AutoCloseable {
 
     /** Open streams and waiting fetches. */
     public int open() {
-        return open.get();
+        return open.used();
     }
 
     void wake() {
         LockSupport.unpark(dispatcher);
     }
 
-    private boolean admit(HttpServletResponse rsp) throws IOException {
-        if (closed || open.incrementAndGet() > config.maxOpen()) {
-            open.decrementAndGet();
-            FrontDoor.write(rsp, Reply.text(503, "too many open change streams and waiting fetches "
-                    + "(eureka.server.changes.maxOpen=" + config.maxOpen() + ")")
+    private boolean admit(String client, HttpServletResponse rsp) throws IOException {
+        String refused = closed ? "the server is stopping" : open.acquire(client);
+        if (refused != null) {
+            FrontDoor.write(rsp, Reply.text(503, "too many open change streams and waiting fetches: " + refused
+                    + " (eureka.server.changes.maxOpen, eureka.server.changes.maxOpenPerClient)")
                     .withHeaders(java.util.Map.of("Retry-After", "5")));
             return false;
         }
@@ -91,7 +92,8 @@ public final class ChangeStreams implements AutoCloseable {
         rsp.setContentType("text/event-stream;charset=UTF-8");
         rsp.setHeader("Cache-Control", "no-cache");
         rsp.setHeader("X-Accel-Buffering", "no");   // proxies such as nginx must pass events on at once
-        if ("HEAD".equals(req.getMethod()) || !admit(rsp)) {
+        String client = req.getRemoteAddr();
+        if ("HEAD".equals(req.getMethod()) || !admit(client, rsp)) {
             return;
         }
         AsyncContext context = req.startAsync();
@@ -101,7 +103,7 @@ public final class ChangeStreams implements AutoCloseable {
         SseConnection c = new SseConnection(context, out, blankToNull(req.getParameter("app")),
                 blankToNull(req.getParameter("vip")), resume, log, this::wake, () -> {
                     if (streams.remove(self[0])) {
-                        open.decrementAndGet();
+                        open.release(client);
                     }
                 });
         self[0] = c;
@@ -116,21 +118,23 @@ public final class ChangeStreams implements AutoCloseable {
      * A full or delta fetch with {@code waitForChangeAfter}: answered now when the registry is already past the
      * index, else parked until it is or the timeout ends.
      */
-    void waitForChange(HttpServletRequest req, HttpServletResponse rsp, long index, Duration timeout,
-                       Supplier<Reply> reply) throws IOException {
+    void waitForChange(HttpServletRequest req, HttpServletResponse rsp, BodyWriter bodies, long index,
+                       Duration timeout, Supplier<Reply> reply) throws IOException {
         if (sequence.getAsLong() > index) {
-            FrontDoor.write(rsp, reply.get());
+            bodies.write(req, rsp, reply.get());
             return;
         }
-        if (!admit(rsp)) {
+        String client = req.getRemoteAddr();
+        if (!admit(client, rsp)) {
             return;
         }
         AsyncContext context = req.startAsync();
-        context.setTimeout(timeout.toMillis() + 10_000);   // a backstop: the dispatcher answers at the timeout
+        // a backstop: the dispatcher answers at the timeout; the answer itself may then take a slow client a while
+        context.setTimeout(timeout.toMillis() + WaitingFetch.ANSWER_MILLIS);
         WaitingFetch[] self = new WaitingFetch[1];
-        WaitingFetch w = new WaitingFetch(context, index, System.nanoTime() + timeout.toNanos(), reply, () -> {
+        WaitingFetch w = new WaitingFetch(context, bodies, index, System.nanoTime() + timeout.toNanos(), reply, () -> {
             if (waiting.remove(self[0])) {
-                open.decrementAndGet();
+                open.release(client);
             }
         });
         self[0] = w;

@@ -33,6 +33,8 @@ public final class FrontDoor implements Filter {
     private static final Set<String> READS = Set.of("GET", "HEAD");
     private static final String WAIT_PARAMETER = "waitForChangeAfter";
     private static final Set<String> KNOWN_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS");
+    /** A backstop for clients that read a large answer by the trickle; a stalled one ends at the write timeout. */
+    private static final long LARGE_WRITE_TIMEOUT_MILLIS = 300_000;
 
     private final boolean clientAuthRequired;
     private final FastPaths fastPaths;
@@ -43,6 +45,7 @@ public final class FrontDoor implements Filter {
     private final ChangeStreams changes;
     /** Null when the container or the settings give no sendfile. */
     private final SendfileBodies sendfile;
+    private final BodyWriter bodies;
     /** Endpoints whose bodies are the response cache's shared payloads, the only ones worth a file. */
     private static final Set<Endpoint> CACHED = EnumSet.of(Endpoint.FULL_REGISTRY, Endpoint.DELTA, Endpoint.APP,
             Endpoint.VIP, Endpoint.SECURE_VIP);
@@ -53,9 +56,13 @@ public final class FrontDoor implements Filter {
      * @param jaxRs         Jersey, given every request the fast paths do not answer
      * @param bodiesDir     where large cached bodies are written for the container's sendfile, or null for none
      * @param sendfileMin   the smallest body sent that way
+     * @param largeWrites   which answers are written without blocking a thread, and how many at once
      */
     public FrontDoor(Api api, boolean clientAuthRequired, boolean fastPaths, String dashboardPath,
-                     MusterMetrics metrics, ChangeStreams changes, Servlet jaxRs, Path bodiesDir, int sendfileMin) {
+                     MusterMetrics metrics, ChangeStreams changes, Servlet jaxRs, Path bodiesDir, int sendfileMin,
+                     LargeWrites largeWrites) {
+        this.bodies = new BodyWriter(largeWrites.minBytes(), largeWrites.maxOpen(), largeWrites.maxOpenPerClient(),
+                Runtime.getRuntime().maxMemory() / 100 * largeWrites.maxHeapPercent(), LARGE_WRITE_TIMEOUT_MILLIS);
         this.sendfile = bodiesDir == null || !fastPaths ? null
                 : new SendfileBodies(bodiesDir, sendfileMin, System::currentTimeMillis);
         this.jaxRs = jaxRs;
@@ -114,7 +121,7 @@ public final class FrontDoor implements Filter {
             if (sendfile != null && CACHED.contains(route.endpoint()) && sendfile.offer(req, r.body())) {
                 writeHeaders(rsp, r);   // the connector sends the body from the file
             } else {
-                write(rsp, r);
+                bodies.write(req, rsp, r);
             }
         } else {
             // not chain.doFilter: the container may have mapped the request to another servlet (Tomcat sends
@@ -143,7 +150,7 @@ public final class FrontDoor implements Filter {
         String encoding = req.getHeader("Accept-Encoding");
         String regions = QueryString.first(req.getQueryString(), "regions");
         boolean head = "HEAD".equals(method);
-        changes.waitForChange(req, rsp, index, timeout, () -> {
+        changes.waitForChange(req, rsp, bodies, index, timeout, () -> {
             Reply r = api.reads().fetchAfter(entity, "", regions, accept, eurekaAccept, encoding,
                     index);
             return head ? r.withoutBody() : r;
@@ -170,13 +177,17 @@ public final class FrontDoor implements Filter {
         }
     }
 
-    private static void writeHeaders(HttpServletResponse rsp, Reply reply) {
+    static void writeHeaders(HttpServletResponse rsp, Reply reply) {
         rsp.setStatus(reply.status());
         reply.headers().forEach(rsp::setHeader);
         if (reply.contentType() != null) {
             rsp.setContentType(reply.contentType());
         }
         rsp.setContentLength(reply.body().length);
+    }
+
+    /** Which answers are written without blocking a container thread, and how many at once (see BodyWriter). */
+    public record LargeWrites(int minBytes, int maxOpen, int maxOpenPerClient, int maxHeapPercent) {
     }
 
     @Override

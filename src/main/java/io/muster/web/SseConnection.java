@@ -17,7 +17,11 @@ import java.util.List;
  * One open {@code /api/changes} stream. It holds no queue of its own: its position in the {@link ChangeLog} is
  * its queue, so an idle stream costs a few objects and no thread. Written only by the dispatcher thread, and
  * only when the container says a write will not block; a client that falls further behind than the allowed
- * backlog is dropped (it reconnects with {@code Last-Event-ID} and learns whether it must start over).
+ * backlog is dropped (it reconnects with {@code Last-Event-ID} and learns whether it must start over). A dropped
+ * stream is not completed at once: completing a response the client does not read makes a container thread flush
+ * it, blocking until the write timeout (Tomcat's {@code flushBlocking}). It is left to the container's write
+ * timeout instead, and completed only after {@link #DROP_GRACE_NANOS}, by when there is nothing left to flush;
+ * it keeps its slot until then, so a client that stalls streams on purpose spends its own share.
  *
  * <p>Thread safety: {@link #pump} runs on the dispatcher thread only; the container's callbacks only set the
  * closed flag and wake the dispatcher.
@@ -26,6 +30,8 @@ final class SseConnection implements WriteListener, AsyncListener {
     private static final byte[] RESET = "event: reset\ndata: {}\n\n".getBytes(StandardCharsets.UTF_8);
     private static final byte[] HEARTBEAT = ": heartbeat\n\n".getBytes(StandardCharsets.UTF_8);
     private static final int BATCH = 256;
+    /** Longer than the containers' default write timeouts (Tomcat's connectionTimeout is 20 s). */
+    static final long DROP_GRACE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
 
     private final AsyncContext context;
     private final ServletOutputStream out;
@@ -37,6 +43,8 @@ final class SseConnection implements WriteListener, AsyncListener {
     private boolean resetPending;
     private boolean needsFlush = true; // the headers and the retry hint go out at once
     private volatile boolean closed;
+    /** When it was dropped for falling behind (System.nanoTime), or 0; written on the dispatcher thread only. */
+    private long droppedAt;
 
     /**
      * @param resumeFrom the client's Last-Event-ID, or -1 to start from the present
@@ -71,10 +79,16 @@ final class SseConnection implements WriteListener, AsyncListener {
         if (closed) {
             return;
         }
+        if (droppedAt != 0) {
+            if (System.nanoTime() - droppedAt > DROP_GRACE_NANOS) {
+                close();
+            }
+            return;
+        }
         try {
             if (!out.isReady()) {
                 if (log.lastId() - position > backlog) {
-                    close();   // slow or stuck: it would hold the window's events for itself
+                    droppedAt = Math.max(1, System.nanoTime());   // slow or stuck: no more events for it
                 }
                 return;
             }
