@@ -73,6 +73,9 @@ public final class FrontDoor implements Filter {
         long t0 = System.nanoTime();
         HttpServletRequest req = (HttpServletRequest) request;
         HttpServletResponse rsp = (HttpServletResponse) response;
+        if (Framing.refused(req, rsp)) {
+            return;
+        }
         String method = req.getMethod();
         Route route = dashboard.classify(method, normalizedPath(req));
         try {
