@@ -26,10 +26,20 @@ final class Framing {
     private Framing() {
     }
 
-    /** True when the request was refused (the response is then complete and the connection marked for closing). */
+    /**
+     * True when the request was refused (the response is then complete and the connection marked for closing).
+     * A chunked request that passes is answered with {@code Connection: close} too: when a {@code Content-Length}
+     * line comes before the {@code Transfer-Encoding} line, Grizzly drops it before any filter can see it, so on
+     * Payara every chunked request may have carried both, and RFC 9112 (6.1) asks the server to close the
+     * connection after such a request whatever it answers. Eureka clients send a length with their bodies.
+     */
     static boolean refused(HttpServletRequest req, HttpServletResponse rsp) throws IOException {
-        String problem = problem(values(req, "Transfer-Encoding"), values(req, "Content-Length"));
+        List<String> transferEncodings = values(req, "Transfer-Encoding");
+        String problem = problem(transferEncodings, values(req, "Content-Length"));
         if (problem == null) {
+            if (!transferEncodings.isEmpty()) {
+                rsp.setHeader("Connection", "close");
+            }
             return false;
         }
         byte[] body = (problem + "\n").getBytes(StandardCharsets.UTF_8);

@@ -83,31 +83,55 @@ class AbuseInputIT {
 
     @Test
     void realClientsIdsAreRenewedCancelledAndDeregisteredByAnAdminInEverySpelling() {
-        Http admin = http.as(EmbeddedRealm.ADMIN, EmbeddedRealm.ADMIN_PASSWORD);
-        String token = admin.getJson("api/admin/csrf").body().replaceAll(".*\"token\":\"([0-9a-f]+)\".*", "$1");
-        // Spring's host:app:port, a Netflix host name, an AWS instance id, and other characters a URL may carry
+        // Spring's host:app:port plain (as Netflix's client sends it) and escaped (as the dashboard and Spring's
+        // URI builders send it), a Netflix host name, an AWS instance id
         String[][] ids = {
                 {"10.0.0.1:spring-app:8080", "10.0.0.1%3Aspring-app%3A8080"},
                 {"host-1.example.com", "host-1.example.com"},
                 {"i-0123456789abcdef0", "i-0123456789abcdef0"},
-                {"a+b@c~d!e$f'g(h)*,=", "a%2Bb%40c~d%21e%24f%27g%28h%29*%2C%3D"},
         };
         for (String[] id : ids) {
-            for (String spelling : new String[]{id[0], id[1]}) {
-                assertThat(http.postJson("apps/REAL", instanceJson("REAL", id[0], "UP", 1000)).status()).isEqualTo(204);
-                assertThat(http.put("apps/REAL/" + spelling).status()).as("renew " + spelling).isEqualTo(200);
-                assertThat(admin.send("POST", "api/admin/instances/REAL/" + spelling + "/out-of-service", "",
-                        "X-Muster-CSRF", token).status()).as("admin out-of-service " + spelling).isEqualTo(200);
-                assertThat(http.getJson("apps/REAL/" + spelling).body()).contains("OUT_OF_SERVICE");
-                assertThat(admin.send("POST", "api/admin/instances/REAL/" + spelling + "/deregister", "",
-                        "X-Muster-CSRF", token).status()).as("admin deregister " + spelling).isEqualTo(200);
-                assertThat(http.getJson("apps/REAL/" + spelling).status()).isEqualTo(404);
-
-                assertThat(http.postJson("apps/REAL", instanceJson("REAL", id[0], "UP", 1000)).status()).isEqualTo(204);
-                assertThat(http.delete("apps/REAL/" + spelling).status()).as("cancel " + spelling).isEqualTo(200);
-                assertThat(http.getJson("apps/REAL/" + spelling).status()).isEqualTo(404);
+            for (String spelling : id) {
+                addressable(id[0], spelling);
             }
         }
+    }
+
+    /** Any other character the registry accepts reaches the instance at least as the dashboard spells it. */
+    @Test
+    void everyOtherAcceptedCharacterIsAddressableAsTheDashboardEscapesIt() {
+        java.util.List<String> unreachable = new java.util.ArrayList<>();
+        for (char c : "+@~!$'()*,=&[]: \"<>{}|^`".toCharArray()) {
+            String id = "a" + c + "b";
+            String escaped = java.net.URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")
+                    .replace("%21", "!").replace("%27", "'").replace("%28", "(").replace("%29", ")")
+                    .replace("%7E", "~");   // what the dashboard's encodeURIComponent leaves as it is
+            try {
+                addressable(id, escaped);
+            } catch (AssertionError e) {
+                unreachable.add(id + " as " + escaped + ": " + e.getMessage().lines().findFirst().orElse(""));
+            }
+        }
+        assertThat(unreachable).isEmpty();
+    }
+
+    private void addressable(String id, String spelling) {
+        Http admin = http.as(EmbeddedRealm.ADMIN, EmbeddedRealm.ADMIN_PASSWORD);
+        String token = admin.getJson("api/admin/csrf").body().replaceAll(".*\"token\":\"([0-9a-f]+)\".*", "$1");
+        String json = instanceJson("REAL", "ID", "UP", 1000).replace("\"ID\"", "\"" + id.replace("\\", "\\\\")
+                .replace("\"", "\\\"") + "\"");
+        assertThat(http.postJson("apps/REAL", json).status()).as("register " + id).isEqualTo(204);
+        assertThat(http.put("apps/REAL/" + spelling).status()).as("renew " + spelling).isEqualTo(200);
+        assertThat(admin.send("POST", "api/admin/instances/REAL/" + spelling + "/out-of-service", "",
+                "X-Muster-CSRF", token).status()).as("admin out-of-service " + spelling).isEqualTo(200);
+        assertThat(http.getJson("apps/REAL/" + spelling).body()).as("read " + spelling).contains("OUT_OF_SERVICE");
+        assertThat(admin.send("POST", "api/admin/instances/REAL/" + spelling + "/deregister", "",
+                "X-Muster-CSRF", token).status()).as("admin deregister " + spelling).isEqualTo(200);
+        assertThat(http.getJson("apps/REAL/" + spelling).status()).as("gone " + spelling).isEqualTo(404);
+
+        assertThat(http.postJson("apps/REAL", json).status()).isEqualTo(204);
+        assertThat(http.delete("apps/REAL/" + spelling).status()).as("cancel " + spelling).isEqualTo(200);
+        assertThat(http.getJson("apps/REAL/" + spelling).status()).as("gone " + spelling).isEqualTo(404);
     }
 
     // ---- item 8: values the registry cannot order
@@ -202,30 +226,47 @@ class AbuseInputIT {
 
     // ---- item 9: ambiguous framing
 
-    /** A request ahead of which a proxy and the container could disagree on where the first one ends. */
+    /**
+     * A request on whose end a proxy and the container could disagree, with a DELETE hidden after its chunked
+     * body: refused, and the connection closed before the hidden request is read.
+     */
     @Test
     void ambiguousFramingIsRefusedAndTheConnectionClosedBeforeAHiddenRequestRuns() throws IOException {
-        String hidden = request("DELETE", "apps/VICTIM/v-1", "");
+        String smuggled = "0\r\n\r\n" + request("DELETE", "apps/VICTIM/v-1", "");
         String[] framings = {
-                "Content-Length: " + ("0\r\n\r\n" + hidden).length() + "\r\nTransfer-Encoding: chunked\r\n",
                 "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n",
                 "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n",
                 "Transfer-Encoding: gzip, chunked\r\n",
                 "Transfer-Encoding: chunked, chunked\r\n",
                 "Transfer-Encoding: identity\r\n",
-                "Content-Length: 0\r\nContent-Length: " + ("0\r\n\r\n" + hidden).length() + "\r\n",
+                "Content-Length: 0\r\nContent-Length: " + smuggled.length() + "\r\n",
                 "Content-Length: 0, 0\r\n",
                 "Content-Length: +0\r\n",
         };
         for (String framing : framings) {
-            String answer = exchange(request("PUT", "apps/VICTIM/v-1", framing),
-                    ("0\r\n\r\n" + hidden).getBytes(StandardCharsets.US_ASCII));
             String shown = framing.replace("\r\n", " | ");
+            String answer = exchange(request("PUT", "apps/VICTIM/v-1", framing),
+                    smuggled.getBytes(StandardCharsets.US_ASCII));
             assertThat(answer).as(shown).startsWith("HTTP/1.1 400");
             assertThat(answer.split("HTTP/1\\.1 ", -1)).as(shown + ": one answer, then EOF").hasSize(2);
             assertThat(http.getJson("apps/VICTIM/v-1").status()).as(shown + ": the hidden DELETE never ran")
                     .isEqualTo(200);
         }
+    }
+
+    /**
+     * Content-Length before Transfer-Encoding: Grizzly removes the length before any filter runs, so on Payara the
+     * request looks plainly chunked and is answered; Tomcat refuses it itself. Either way the connection is closed
+     * after the one answer and the hidden DELETE is never read.
+     */
+    @Test
+    void aLengthTheContainerDroppedStillEndsTheConnection() throws IOException {
+        String smuggled = "0\r\n\r\n" + request("DELETE", "apps/VICTIM/v-1", "");
+        String answer = exchange(request("PUT", "apps/VICTIM/v-1", "Content-Length: " + smuggled.length()
+                + "\r\nTransfer-Encoding: chunked\r\n"), smuggled.getBytes(StandardCharsets.US_ASCII));
+        assertThat(answer).matches("(?s)HTTP/1\\.1 (200|400) .*");
+        assertThat(answer.split("HTTP/1\\.1 ", -1)).as("one answer, then EOF").hasSize(2);
+        assertThat(http.getJson("apps/VICTIM/v-1").status()).as("the hidden DELETE never ran").isEqualTo(200);
     }
 
     @Test
@@ -236,8 +277,8 @@ class AbuseInputIT {
         chunked.write(body);
         chunked.write("\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         String answer = exchange(request("POST", "apps/FRAMED", "Content-Type: application/json\r\n"
-                + "Transfer-Encoding: chunked\r\nConnection: close\r\n"), chunked.toByteArray());
-        assertThat(answer).startsWith("HTTP/1.1 204");
+                + "Transfer-Encoding: chunked\r\n"), chunked.toByteArray());
+        assertThat(answer).as("served, and the connection closed after it").startsWith("HTTP/1.1 204");
         assertThat(http.getJson("apps/FRAMED/f-1").status()).isEqualTo(200);
         answer = exchange(request("DELETE", "apps/FRAMED/f-1", "Content-Length: 0\r\nConnection: close\r\n"),
                 new byte[0]);
