@@ -41,6 +41,7 @@ public final class FrontDoor implements Filter {
     private final Servlet jaxRs;
     private final Api api;
     private final ChangeStreams changes;
+    private final Framing framing = new Framing();
     /** Null when the container or the settings give no sendfile. */
     private final SendfileBodies sendfile;
     /** Endpoints whose bodies are the response cache's shared payloads, the only ones worth a file. */
@@ -73,7 +74,7 @@ public final class FrontDoor implements Filter {
         long t0 = System.nanoTime();
         HttpServletRequest req = (HttpServletRequest) request;
         HttpServletResponse rsp = (HttpServletResponse) response;
-        if (Framing.refused(req, rsp)) {
+        if (framing.refused(req, rsp)) {
             return;
         }
         String method = req.getMethod();

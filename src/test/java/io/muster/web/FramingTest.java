@@ -35,6 +35,18 @@ class FramingTest {
         }
     }
 
+    @Test
+    void connectionsToldToCloseAreRememberedWithinABound() {
+        Framing framing = new Framing();
+        framing.remember("127.0.0.1 50000 8080");
+        assertThat(framing.isClosing("127.0.0.1 50000 8080")).isTrue();
+        assertThat(framing.isClosing("127.0.0.1 50001 8080")).as("another connection").isFalse();
+        for (int k = 0; k < Framing.MAX_REMEMBERED + 1000; k++) {
+            framing.remember("10.0.0.1 " + k + " 8080");
+        }
+        assertThat(framing.remembered()).isLessThanOrEqualTo(Framing.MAX_REMEMBERED);
+    }
+
     /** Not framing, but the other query value that used to be a 500: minutes beyond what a Duration holds. */
     @Test
     void aTimeoutBeyondADurationIsMalformedNotAnError() {
