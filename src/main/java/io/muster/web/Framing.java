@@ -43,7 +43,7 @@ final class Framing {
     private final Map<String, Long> closing = new ConcurrentHashMap<>();
 
     /** True when the request was refused (the response is then complete and the connection marked for closing). */
-    boolean refused(HttpServletRequest req, HttpServletResponse rsp) throws IOException {
+    boolean refused(HttpServletRequest req, HttpServletResponse rsp) {
         List<String> transferEncodings = values(req, "Transfer-Encoding");
         String problem = problem(transferEncodings, values(req, "Content-Length"));
         if (problem == null && !closing.isEmpty() && isClosing(connection(req))) {
@@ -62,8 +62,13 @@ final class Framing {
         rsp.setHeader("Connection", "close");
         rsp.setContentType("text/plain;charset=UTF-8");
         rsp.setContentLength(body.length);
-        rsp.getOutputStream().write(body);
-        rsp.flushBuffer();
+        try {
+            rsp.getOutputStream().write(body);
+            rsp.flushBuffer();
+        } catch (IOException e) {
+            // a request read behind a refused one finds its connection closed: it was never to be answered, and
+            // a stack trace per such request would let a client fill the log
+        }
         return true;
     }
 
