@@ -102,7 +102,7 @@ class AbuseInputIT {
     @Test
     void everyOtherAcceptedCharacterIsAddressableAsTheDashboardEscapesIt() {
         java.util.List<String> unreachable = new java.util.ArrayList<>();
-        for (char c : "+@~!$'()*,=&[]: \"<>{}|^`".toCharArray()) {
+        for (char c : "+@~!$'()*,=&[]: \"<>{}|^`é日".toCharArray()) {
             String id = "a" + c + "b";
             String escaped = java.net.URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")
                     .replace("%21", "!").replace("%27", "'").replace("%28", "(").replace("%29", ")")
