@@ -114,7 +114,9 @@ public final class InstanceRules {
     /**
      * The instance id and the app name are path segments of every endpoint that addresses the instance (heartbeat,
      * cancel, status, the admin's deregister): one that cannot be sent as a segment would make an instance nobody
-     * can renew or remove. Control characters are refused for every name already.
+     * can renew or remove. Control characters are refused for every name already; non-ASCII ones are refused here
+     * because containers decode escaped path bytes with different charsets (Payara's Grizzly as ISO-8859-1 by
+     * default), so {@code %C3%A9} does not name {@code é} everywhere. Host names are ASCII (IDN as punycode).
      */
     private static void pathSegment(String field, String value) {
         if (value.equals(".") || value.equals("..")) {
@@ -122,6 +124,10 @@ public final class InstanceRules {
         }
         for (int k = 0; k < value.length(); k++) {
             char c = value.charAt(k);
+            if (c > 0x7E) {
+                throw invalid(field + " " + quote(value) + " contains U+" + hex(c)
+                        + ": only ASCII can be sent in a URL path segment on every container");
+            }
             if (NOT_IN_A_SEGMENT.indexOf(c) >= 0) {
                 throw invalid(field + " " + quote(value) + " contains '" + c
                         + "', which cannot be sent in a URL path segment");

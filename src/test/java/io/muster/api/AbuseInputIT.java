@@ -58,9 +58,9 @@ class AbuseInputIT {
     void anIdThatIsNotOnePathSegmentIsRefusedAtRegistration() {
         String index = index();
         // as JSON string literals: a/b, a\b, ., .., a path climbing to the peer endpoint, and what containers
-        // decode (%), strip (;) or cut off (?, #)
+        // decode (%), strip (;) or cut off (?, #), and non-ASCII (Grizzly decodes %C3%A9 as two Latin-1 letters)
         for (String id : new String[]{"a/b", "a\\\\b", ".", "..", "x/../../peerreplication/batch", "a%2Fb", "a;b",
-                "a?b", "a#b"}) {
+                "a?b", "a#b", "a\u00e9b"}) {
             Reply r = http.postJson("apps/ABUSE", instanceJson("ABUSE", id, "UP", 1000));
             assertThat(r.status()).as(id).isEqualTo(400);
             assertThat(r.body().strip()).as(id).contains("URL path segment").doesNotContain("\n");
@@ -102,7 +102,7 @@ class AbuseInputIT {
     @Test
     void everyOtherAcceptedCharacterIsAddressableAsTheDashboardEscapesIt() {
         java.util.List<String> unreachable = new java.util.ArrayList<>();
-        for (char c : "+@~!$'()*,=&[]: \"<>{}|^`é日".toCharArray()) {
+        for (char c : "+@~!$'()*,=&[]: \"<>{}|^`".toCharArray()) {
             String id = "a" + c + "b";
             String escaped = java.net.URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")
                     .replace("%21", "!").replace("%27", "'").replace("%28", "(").replace("%29", ")")
