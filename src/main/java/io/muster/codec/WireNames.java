@@ -35,7 +35,8 @@ final class WireNames {
      */
     static void checkLeaseDuration(long seconds) {
         if (seconds <= 0) {
-            throw new WireFormatException("leaseInfo.durationInSecs " + seconds + " is not a positive number of seconds");
+            throw new WireFormatException("leaseInfo.durationInSecs " + seconds
+                    + " is not a positive number of seconds");
         }
     }
 

@@ -24,8 +24,9 @@ class FramingTest {
     @Test
     void everyOtherShapeIsRefusedWithOneLine() {
         assertThat(problem(List.of("chunked"), List.of("5"))).contains("both Transfer-Encoding and Content-Length");
-        for (List<String> te : List.of(List.of("chunked", "chunked"), List.of("gzip, chunked"), List.of("chunked, chunked"),
-                List.of("identity"), List.of("gzip"), List.of(""), List.of("chunked;x=1"), List.of("xchunked"))) {
+        for (List<String> te : List.of(List.of("chunked", "chunked"), List.of("gzip, chunked"),
+                List.of("chunked, chunked"), List.of("identity"), List.of("gzip"), List.of(""), List.of("chunked;x=1"),
+                List.of("xchunked"))) {
             assertThat(problem(te, List.of())).as(te.toString()).isEqualTo("Transfer-Encoding must be exactly chunked");
         }
         assertThat(problem(List.of(), List.of("0", "5"))).isEqualTo("a request may carry only one Content-Length");
