@@ -4,6 +4,7 @@ import io.muster.codec.EurekaCodec;
 import io.muster.codec.WireFormatException;
 import io.muster.model.InstanceInfo;
 import io.muster.model.InstanceStatus;
+import io.muster.registry.DirtyTimestamps;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Origin;
 import io.muster.registry.RegistryFullException;
@@ -91,6 +92,7 @@ public final class InstanceWrites {
     }
 
     WriteResult renew(String app, String id, Long lastDirtyTimestamp, InstanceStatus override, Origin origin) {
+        orderable(lastDirtyTimestamp);
         RenewOutcome outcome = registry.renew(appName(app), id, lastDirtyTimestamp, override, origin);
         return switch (outcome.result()) {
             case OK -> WriteResult.OK;
@@ -116,6 +118,7 @@ public final class InstanceWrites {
     }
 
     WriteResult statusUpdate(String app, String id, InstanceStatus status, Long lastDirtyTimestamp, Origin origin) {
+        orderable(lastDirtyTimestamp);
         return WriteResult.found(registry.statusUpdate(appName(app), id, status, lastDirtyTimestamp, origin));
     }
 
@@ -127,6 +130,7 @@ public final class InstanceWrites {
 
     WriteResult deleteStatusOverride(String app, String id, InstanceStatus status, Long lastDirtyTimestamp,
                                      Origin origin) {
+        orderable(lastDirtyTimestamp);
         return WriteResult.found(registry.deleteStatusOverride(appName(app), id, status, lastDirtyTimestamp,
                 origin));
     }
@@ -151,6 +155,13 @@ public final class InstanceWrites {
             return value == null || value.isEmpty() ? null : Long.parseLong(value.trim());
         } catch (NumberFormatException e) {
             throw Problem.badRequest(BAD_TIMESTAMP);
+        }
+    }
+
+    /** A stamp the registry could not order against its own, on any road (a peer's batch items too). */
+    private void orderable(Long lastDirtyTimestamp) {
+        if (lastDirtyTimestamp != null && !DirtyTimestamps.orderable(lastDirtyTimestamp, clock.millis())) {
+            throw Problem.badRequest(DirtyTimestamps.refusal("lastDirtyTimestamp", lastDirtyTimestamp));
         }
     }
 

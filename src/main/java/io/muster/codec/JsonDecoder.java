@@ -226,7 +226,11 @@ final class JsonDecoder {
             if (index < 0) {
                 p.skipChildren();
             } else {
+                boolean absent = tok == JsonToken.VALUE_NULL || tok == JsonToken.VALUE_STRING && p.getText().isBlank();
                 v[index] = asLong(p, tok, 0);
+                if (index == 1 && !absent) {
+                    WireNames.checkLeaseDuration(v[1]);
+                }
             }
         }
         return new LeaseInfo(WireNames.toInt(v[0]), WireNames.toInt(v[1]), v[2], v[3], v[4], v[5]);
@@ -279,7 +283,12 @@ final class JsonDecoder {
             }
         }
         if (t == JsonToken.VALUE_NUMBER_FLOAT) {
-            return (long) p.getDoubleValue();
+            // a cast would turn 1e400 into Long.MAX_VALUE
+            double d = p.getDoubleValue();
+            if (!(d >= Long.MIN_VALUE && d < 0x1p63)) {
+                throw new WireFormatException("number out of range: " + abbreviate(p.getText()));
+            }
+            return (long) d;
         }
         if (t == JsonToken.VALUE_NULL) {
             return fallback;
@@ -324,6 +333,10 @@ final class JsonDecoder {
     }
 
     static <T> T parse(byte[] body, Body<T> reader) {
+        int bad = Utf8.firstMalformed(body);
+        if (bad >= 0) {
+            throw new WireFormatException("cannot parse request body: not valid UTF-8 at byte " + bad);
+        }
         try (JsonParser p = FACTORY.createParser(body)) {
             T result = reader.read(p);
             if (p.nextToken() != null) {

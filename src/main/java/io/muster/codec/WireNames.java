@@ -29,6 +29,17 @@ final class WireNames {
     }
 
     /** A wire number as an int, saturated (a cast would wrap 99999999999999 to an arbitrary value). */
+    /**
+     * An absent lease duration means Eureka's default, as its own builder has it; a zero or negative one sent on
+     * purpose would be silently replaced by that default, so it is refused instead.
+     */
+    static void checkLeaseDuration(long seconds) {
+        if (seconds <= 0) {
+            throw new WireFormatException("leaseInfo.durationInSecs " + seconds
+                    + " is not a positive number of seconds");
+        }
+    }
+
     static int toInt(long v) {
         return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
     }

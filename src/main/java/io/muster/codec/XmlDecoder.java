@@ -162,8 +162,12 @@ final class XmlDecoder {
 
     private static LeaseInfo lease(Node n) {
         String renewal = n.childText("lastRenewalTimestamp");
+        String duration = n.childText("durationInSecs");
+        if (duration != null && !duration.isBlank()) {
+            WireNames.checkLeaseDuration(number(duration, 0));
+        }
         return new LeaseInfo(WireNames.toInt(number(n.childText("renewalIntervalInSecs"), 0)),
-                WireNames.toInt(number(n.childText("durationInSecs"), 0)),
+                WireNames.toInt(number(duration, 0)),
                 number(n.childText("registrationTimestamp"), 0),
                 number(renewal != null ? renewal : n.childText("renewalTimestamp"), 0),
                 number(n.childText("evictionTimestamp"), 0),

@@ -61,7 +61,7 @@ public final class InstanceRegistry {
 
     public InstanceRegistry(Clock clock, Duration deltaRetention, LimitsConfig limits) {
         this.clock = clock;
-        this.rules = new InstanceRules(limits);
+        this.rules = new InstanceRules(limits, clock);
         for (Refusal r : Refusal.values()) {
             refusals.put(r, new LongAdder());
         }
@@ -136,7 +136,7 @@ public final class InstanceRegistry {
                 // is its latest word whatever its clock says (a clock that ran ahead and was put right), so it is
                 // stamped just past the stored version, which peers and the cluster check then take as newer
                 incoming = origin == Origin.PEER ? existing.instance()
-                        : incoming.toBuilder().lastDirtyTimestamp(storedDirty + 1).build();
+                        : incoming.toBuilder().lastDirtyTimestamp(DirtyTimestamps.after(storedDirty)).build();
             }
             long growth = InstanceWeight.of(incoming) - (existing == null ? 0 : InstanceWeight.of(existing.instance()));
             checkHeap(growth, origin);

@@ -6,6 +6,7 @@ import io.muster.model.InstanceInfo;
 import io.muster.model.LeaseInfo;
 import io.muster.model.PortInfo;
 
+import java.time.Clock;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -25,9 +26,11 @@ public final class InstanceRules {
     static final Set<String> DATA_CENTER_NAMES = Set.of("MyOwn", "Amazon", "Netflix");
 
     private final LimitsConfig limits;
+    private final Clock clock;
 
-    public InstanceRules(LimitsConfig limits) {
+    public InstanceRules(LimitsConfig limits, Clock clock) {
         this.limits = limits;
+        this.clock = clock;
     }
 
     public LimitsConfig limits() {
@@ -51,6 +54,8 @@ public final class InstanceRules {
         name("instanceId", i.instanceId());
         name("hostName", i.hostName());
         name("app", i.app());
+        pathSegment("instance id", i.id());
+        pathSegment("app", i.app());
         name("ipAddr", i.ipAddr());
         name("appGroupName", i.appGroupName());
         name("sid", i.sid());
@@ -66,6 +71,9 @@ public final class InstanceRules {
         port("port", i.port());
         port("securePort", i.securePort());
         lease(i.leaseInfo());
+        if (!DirtyTimestamps.orderable(i.lastDirtyTimestamp(), clock.millis())) {
+            throw invalid(DirtyTimestamps.refusal("lastDirtyTimestamp", i.lastDirtyTimestamp()));
+        }
         metadata("metadata", i.metadata());
         metadata("dataCenterInfo.metadata", dc.metadata());
     }
@@ -93,6 +101,38 @@ public final class InstanceRules {
             }
         }
         text(field, value);
+    }
+
+    /**
+     * Characters that keep a value from being one URL path segment that every container hands over unchanged:
+     * {@code /} and {@code \} split or are refused, {@code %} is decoded, {@code ;} starts a path parameter the
+     * container strips, {@code ?} and {@code #} end the path. No real client's id has them: Spring's are
+     * {@code host:app:port}, Netflix's host names or AWS instance ids.
+     */
+    static final String NOT_IN_A_SEGMENT = "/\\%;?#";
+
+    /**
+     * The instance id and the app name are path segments of every endpoint that addresses the instance (heartbeat,
+     * cancel, status, the admin's deregister): one that cannot be sent as a segment would make an instance nobody
+     * can renew or remove. Control characters are refused for every name already; non-ASCII ones are refused here
+     * because containers decode escaped path bytes with different charsets (Payara's Grizzly as ISO-8859-1 by
+     * default), so {@code %C3%A9} does not name {@code é} everywhere. Host names are ASCII (IDN as punycode).
+     */
+    private static void pathSegment(String field, String value) {
+        if (value.equals(".") || value.equals("..")) {
+            throw invalid(field + " " + quote(value) + " cannot be a URL path segment");
+        }
+        for (int k = 0; k < value.length(); k++) {
+            char c = value.charAt(k);
+            if (c > 0x7E) {
+                throw invalid(field + " " + quote(value) + " contains U+" + hex(c)
+                        + ": only ASCII can be sent in a URL path segment on every container");
+            }
+            if (NOT_IN_A_SEGMENT.indexOf(c) >= 0) {
+                throw invalid(field + " " + quote(value) + " contains '" + c
+                        + "', which cannot be sent in a URL path segment");
+            }
+        }
     }
 
     /** Clients upper-case these when they decode; a lower-case one would not match what they look up. */

@@ -217,7 +217,7 @@ public final class ChangeStreams implements AutoCloseable {
                 d = Duration.ofSeconds(Long.parseLong(v));
             }
             return d.isNegative() || d.compareTo(Duration.ofMinutes(5)) > 0 ? null : d;
-        } catch (NumberFormatException e) {
+        } catch (NumberFormatException | ArithmeticException e) {   // ArithmeticException: minutes beyond a Duration
             return null;
         }
     }

@@ -43,6 +43,7 @@ public final class FrontDoor implements Filter {
     private final Servlet jaxRs;
     private final Api api;
     private final ChangeStreams changes;
+    private final Framing framing = new Framing();
     /** Null when the container or the settings give no sendfile. */
     private final SendfileBodies sendfile;
     private final BodyWriter bodies;
@@ -80,6 +81,9 @@ public final class FrontDoor implements Filter {
         long t0 = System.nanoTime();
         HttpServletRequest req = (HttpServletRequest) request;
         HttpServletResponse rsp = (HttpServletResponse) response;
+        if (framing.refused(req, rsp)) {
+            return;
+        }
         String method = req.getMethod();
         Route route = dashboard.classify(method, normalizedPath(req));
         try {

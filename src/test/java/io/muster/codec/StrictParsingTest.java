@@ -114,4 +114,62 @@ class StrictParsingTest {
             assertThat(XmlNames.isName(bad)).as(bad).isFalse();
         }
     }
+    /** Issue 22 item 8: Jackson would read the overlong C0 AF as '/'; every ill-formed sequence is refused. */
+    @Test
+    void bodiesThatAreNotWellFormedUtf8AreRefused() {
+        byte[][] bad = {{(byte) 0xC0, (byte) 0xAF}, {(byte) 0xC1, (byte) 0xBF}, {(byte) 0xE0, (byte) 0x80, (byte) 0xAF},
+                {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF0, (byte) 0x80, (byte) 0x80, (byte) 0xAF},
+                {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xF8, (byte) 0x88, (byte) 0x80,
+                (byte) 0x80, (byte) 0x80}, {(byte) 0x80}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xFF}};
+        for (byte[] sequence : bad) {
+            for (WireFormat format : WireFormat.values()) {
+                byte[] body = format == WireFormat.JSON ? withHost(OK, sequence)
+                        : withHost("<instance><instanceId>i</instanceId><hostName>h</hostName><app>A</app>"
+                        + "<ipAddr>10.0.0.1</ipAddr><dataCenterInfo><name>MyOwn</name></dataCenterInfo></instance>",
+                        sequence);
+                assertThatThrownBy(() -> EurekaCodec.decodeInstance(format, body, 0))
+                        .as(format + " " + java.util.HexFormat.of().formatHex(sequence))
+                        .isInstanceOf(WireFormatException.class).hasMessageContaining("not valid UTF");
+            }
+        }
+        byte[] good = withHost(OK, "é日😀".getBytes(StandardCharsets.UTF_8));
+        assertThat(EurekaCodec.decodeInstance(WireFormat.JSON, good, 0).hostName()).isEqualTo("hé日😀");
+        assertThat(Utf8.firstMalformed(new byte[]{'a', (byte) 0xC0, (byte) 0xAF})).isEqualTo(1);
+        assertThat(Utf8.firstMalformed(new byte[]{(byte) 0xEF, (byte) 0xBF, (byte) 0xBF, (byte) 0xF4, (byte) 0x8F,
+                (byte) 0xBF, (byte) 0xBF})).as("U+FFFF and U+10FFFF are well-formed").isEqualTo(-1);
+    }
+
+    private static byte[] withHost(String body, byte[] sequence) {
+        String marker = body.contains("\"hostName\":\"h\"") ? "\"hostName\":\"h" : "<hostName>h";
+        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        int at = body.indexOf(marker) + marker.length();
+        byte[] out = new byte[b.length + sequence.length];
+        System.arraycopy(b, 0, out, 0, at);
+        System.arraycopy(sequence, 0, out, at, sequence.length);
+        System.arraycopy(b, at, out, at + sequence.length, b.length - at);
+        return out;
+    }
+
+    /** Issue 22 item 8: values a cast or Eureka's defaults would turn into something else. */
+    @Test
+    void numbersThatWouldBeReplacedOrSaturatedAreRefused() {
+        assertThatThrownBy(() -> json(OK.replace("\"status\":\"UP\"", "\"lastDirtyTimestamp\":1e400")))
+                .isInstanceOf(WireFormatException.class).hasMessage("number out of range: 1e400");
+        assertThatThrownBy(() -> json(OK.replace("\"status\":\"UP\"", "\"lastDirtyTimestamp\":-1e400")))
+                .isInstanceOf(WireFormatException.class);
+        assertThat(json(OK.replace("\"status\":\"UP\"", "\"lastDirtyTimestamp\":1.7e12")).lastDirtyTimestamp())
+                .isEqualTo(1_700_000_000_000L);
+        for (String duration : new String[]{"0", "\"0\"", "-1"}) {
+            assertThatThrownBy(() -> json(OK.replace("\"status\":\"UP\"",
+                    "\"leaseInfo\":{\"durationInSecs\":" + duration + "}")))
+                    .as(duration).isInstanceOf(WireFormatException.class).hasMessageContaining("durationInSecs");
+        }
+        String xml = "<instance><leaseInfo><durationInSecs>0</durationInSecs></leaseInfo></instance>";
+        assertThatThrownBy(() -> EurekaCodec.decodeInstance(WireFormat.XML, xml.getBytes(StandardCharsets.UTF_8), 0))
+                .isInstanceOf(WireFormatException.class).hasMessageContaining("durationInSecs 0");
+        for (String absent : new String[]{"{}", "{\"durationInSecs\":null}", "{\"durationInSecs\":\"\"}"}) {
+            assertThat(json(OK.replace("\"status\":\"UP\"", "\"leaseInfo\":" + absent)).leaseInfo()
+                    .durationInSecs()).as(absent + " means Eureka's default").isEqualTo(90);
+        }
+    }
 }

@@ -133,8 +133,54 @@ class InstanceRulesTest {
                 "leaseInfo":{"durationInSecs":99999999999999}}}""";
         InstanceInfo decoded = EurekaCodec.decodeInstance(WireFormat.JSON, body.getBytes(StandardCharsets.UTF_8), 0);
         refused(decoded, "eureka.server.maxLeaseDurationSeconds");
-        InstanceInfo negative = EurekaCodec.decodeInstance(WireFormat.JSON,
-                body.replace("99999999999999", "-99999999999999").getBytes(StandardCharsets.UTF_8), 0);
-        assertThat(negative.leaseInfo().durationInSecs()).as("Eureka's default, not a wrapped int").isEqualTo(90);
+        assertThatThrownBy(() -> EurekaCodec.decodeInstance(WireFormat.JSON,
+                body.replace("99999999999999", "-99999999999999").getBytes(StandardCharsets.UTF_8), 0))
+                .as("neither a wrapped int nor silently Eureka's default (issue 22)")
+                .isInstanceOf(io.muster.codec.WireFormatException.class)
+                .hasMessage("leaseInfo.durationInSecs -99999999999999 is not a positive number of seconds");
+    }
+
+    /** Issue 22 item 6: every endpoint that addresses an instance takes its app and id as one path segment. */
+    @Test
+    void idsAndAppNamesThatCannotBeOnePathSegmentAreRefused() {
+        for (String id : new String[]{"a/b", "a\\b", ".", "..", "x/../../peerreplication/batch", "a%2Fb", "100%",
+                "a;jsessionid=1", "a?b", "a#b", "é", "日", "a\uD83D\uDE00"}) {
+            refused(Instances.sample("A", id).build(), "URL path segment");
+        }
+        refused(Instances.sample("A", "i").instanceId(null).hostName("..").build(), "instance id \"..\"");
+        for (String app : new String[]{"A/B", "A\\B", ".", "..", "A%B", "A;B", "A?B", "A#B", "É"}) {
+            refused(Instances.sample(app, "i").build(), "app \"" + app + "\"");
+        }
+        refused(Instances.sample("A", "a\tb").build(), "control character");
+        for (String id : new String[]{"10.0.0.1:spring-app:8080", "host-1.example.com", "i-0123456789abcdef0", "...",
+                ".hidden", "a+b@c~d!e$f'g(h)*,=", "x y", "~"}) {
+            registry.register(Instances.sample("OK.APP", id).build(), Origin.CLIENT);
+            assertThat(registry.views().instance("OK.APP", id)).as(id).isPresent();
+        }
+    }
+
+    /** Issue 22 item 8: a stamp the registry can order against every later one, and no overflow past it. */
+    @Test
+    void dirtyTimestampsFarAheadOrNegativeAreRefused() {
+        long now = System.currentTimeMillis();
+        long day = Duration.ofDays(1).toMillis();
+        for (long stamp : new long[]{Long.MAX_VALUE, now + day + 60_000, -1, Long.MIN_VALUE}) {
+            refused(Instances.sample("A", "i").lastDirtyTimestamp(stamp).build(),
+                    "lastDirtyTimestamp " + stamp + " is not in 0 .. now + 24 hours");
+        }
+        registry.register(Instances.sample("A", "ahead").lastDirtyTimestamp(now + 600_000).build(), Origin.CLIENT);
+        registry.register(Instances.sample("A", "zero").lastDirtyTimestamp(0).build(), Origin.CLIENT);
+        registry.register(Instances.sample("A", "ahead").lastDirtyTimestamp(now).build(), Origin.CLIENT);
+        assertThat(registry.views().instance("A", "ahead").orElseThrow().lastDirtyTimestamp())
+                .as("the owner's registration is stamped past the stored one").isEqualTo(now + 600_001);
+    }
+
+    @Test
+    void theStampPastAStoredOneSaturates() {
+        assertThat(DirtyTimestamps.after(41)).isEqualTo(42);
+        assertThat(DirtyTimestamps.after(Long.MAX_VALUE)).as("never wraps to the oldest").isEqualTo(Long.MAX_VALUE);
+        assertThat(DirtyTimestamps.orderable(0, 0)).isTrue();
+        assertThat(DirtyTimestamps.orderable(Duration.ofDays(1).toMillis(), 0)).isTrue();
+        assertThat(DirtyTimestamps.orderable(Duration.ofDays(1).toMillis() + 1, 0)).isFalse();
     }
 }
