@@ -156,9 +156,13 @@ public final class CancelJournal implements RegistryListener {
         byte[] bytes;
         try {
             bytes = dir.files().read(name);
+        } catch (UnsafeFileException e) {
+            broken = true;   // off for the run, logged once: the file is the operator's to look at
+            LOG.severe("Muster: refusing the cancellation journal " + path() + " (" + e.getMessage()
+                    + "); running without it");
+            return List.of();
         } catch (IOException e) {
-            LOG.log(e instanceof UnsafeFileException ? Level.SEVERE : Level.WARNING,
-                    "Muster: cannot read the cancellation journal " + path() + ": " + e.getMessage());
+            LOG.warning("Muster: cannot read the cancellation journal " + path() + ": " + e);
             return List.of();
         }
         if (bytes == null) {
