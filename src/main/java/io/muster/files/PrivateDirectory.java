@@ -14,7 +14,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.FileOwnerAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -36,8 +35,9 @@ import java.util.logging.Logger;
  * {@link UnsafeFileException}. Its modes are not repaired: a directory an operator set up loosely, or one someone
  * else created first, says something is wrong, and the operator is the one to decide.
  *
- * <p>On a file system without POSIX permissions (Windows) the modes cannot be set or checked; links and ownership
- * are still checked where the file system reports them, and the directory's ACL is the operator's.
+ * <p>On a file system without POSIX permissions (Windows) the modes and owners cannot be set or compared the same
+ * way (a file an administrator creates belongs to the Administrators group); links are still refused, and the
+ * directory's ACL is the operator's, as one INFO line at creation says.
  *
  * <p>Thread safety: immutable; concurrent writers must use different names.
  */
@@ -96,7 +96,7 @@ public final class PrivateDirectory {
         } catch (FileAlreadyExistsException e) {
             // someone's, checked below like any directory that was already there
         }
-        PrivateDirectory d = new PrivateDirectory(absolute, posix, currentUser(absolute));
+        PrivateDirectory d = new PrivateDirectory(absolute, posix, posix ? currentUser(absolute) : null);
         d.check(absolute, true);
         return d;
     }
@@ -113,7 +113,7 @@ public final class PrivateDirectory {
         } catch (NoSuchFileException e) {
             return null;
         }
-        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+        try (FileChannel in = FileChannel.open(file, options(StandardOpenOption.READ))) {
             long size = in.size();
             if (size > Integer.MAX_VALUE - 16) {
                 throw new IOException(file + " is too large (" + size + " bytes)");
@@ -129,6 +129,13 @@ public final class PrivateDirectory {
         }
     }
 
+    /** The file open for reading, checked as {@link #read} checks it. */
+    public FileChannel openForReading(String name) throws IOException {
+        Path file = file(name);
+        check(file, false);
+        return FileChannel.open(file, options(StandardOpenOption.READ));
+    }
+
     /**
      * A new, empty, owner-only file under {@code name}, open for writing. Whatever was there is removed first
      * (a link is removed, not followed): this is for the temporary files that {@link #commit} renames, and for
@@ -137,8 +144,7 @@ public final class PrivateDirectory {
     public FileChannel createNew(String name) throws IOException {
         Path file = file(name);
         Files.deleteIfExists(file);
-        return FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                LinkOption.NOFOLLOW_LINKS), fileMode());
+        return FileChannel.open(file, options(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), fileMode());
     }
 
     /** Writes {@code bytes} to a new owner-only file (see {@link #createNew}) and returns its path. */
@@ -181,12 +187,11 @@ public final class PrivateDirectory {
     public FileChannel append(String name) throws IOException {
         Path file = file(name);
         try {
-            return FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS), fileMode());
+            return FileChannel.open(file, options(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND), fileMode());
         } catch (FileAlreadyExistsException e) {
             check(file, false);
-            return FileChannel.open(file, Set.<OpenOption>of(StandardOpenOption.WRITE, StandardOpenOption.APPEND,
-                    LinkOption.NOFOLLOW_LINKS));
+            return FileChannel.open(file, options(StandardOpenOption.WRITE, StandardOpenOption.APPEND));
         }
     }
 
@@ -215,6 +220,18 @@ public final class PrivateDirectory {
         return file;
     }
 
+    /**
+     * The options with NOFOLLOW_LINKS, so a link put in place between the check and the open makes the open fail.
+     * Not on other file systems, some of which refuse the option; there the check alone keeps links out.
+     */
+    private Set<OpenOption> options(OpenOption... options) {
+        Set<OpenOption> all = new HashSet<>(Set.of(options));
+        if (posix) {
+            all.add(LinkOption.NOFOLLOW_LINKS);
+        }
+        return all;
+    }
+
     private FileAttribute<?>[] fileMode() {
         return posix ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(FILE_MODE)}
                 : new FileAttribute<?>[0];
@@ -229,7 +246,7 @@ public final class PrivateDirectory {
         if (directory ? !a.isDirectory() : !a.isRegularFile()) {
             throw new UnsafeFileException(p + " is not a " + (directory ? "directory" : "regular file"));
         }
-        UserPrincipal owner = a instanceof PosixFileAttributes pa ? pa.owner() : ownerIfKnown(p);
+        UserPrincipal owner = a instanceof PosixFileAttributes pa ? pa.owner() : null;
         if (user != null && owner != null && !owner.equals(user)) {
             throw new UnsafeFileException(p + " is owned by " + owner.getName() + ", not by " + user.getName()
                     + ", the server's user");
@@ -250,11 +267,6 @@ public final class PrivateDirectory {
         }
     }
 
-    private static UserPrincipal ownerIfKnown(Path p) throws IOException {
-        return Files.getFileAttributeView(p, FileOwnerAttributeView.class, LinkOption.NOFOLLOW_LINKS) == null ? null
-                : Files.getOwner(p, LinkOption.NOFOLLOW_LINKS);
-    }
-
     /**
      * The process's user. By name when the system knows it; otherwise (a container running under a uid without
      * a passwd entry) as the owner of a file the process creates.
@@ -266,7 +278,7 @@ public final class PrivateDirectory {
         } catch (IOException | UnsupportedOperationException e) {
             Path probe = Files.createTempFile("muster-owner", ".probe");
             try {
-                return ownerIfKnown(probe);
+                return Files.getOwner(probe);
             } finally {
                 Files.deleteIfExists(probe);
             }

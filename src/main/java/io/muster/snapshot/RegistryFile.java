@@ -13,9 +13,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -79,8 +77,7 @@ public final class RegistryFile {
                 length = out.count;
             }
             try (FileChannel out = files.createNew(temp);
-                 FileChannel in = FileChannel.open(dir.path().resolve(body), StandardOpenOption.READ,
-                         LinkOption.NOFOLLOW_LINKS)) {
+                 FileChannel in = files.openForReading(body)) {
                 ByteBuffer head = ByteBuffer.wrap(SnapshotFile.header(node, now, length,
                         SnapshotFile.seal(mac, node, now, length)));
                 while (head.hasRemaining()) {

@@ -6,11 +6,14 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -169,5 +172,23 @@ class PrivateDirectoryTest {
                     .isInstanceOf(IllegalArgumentException.class);
         }
         assertThat(Files.exists(tmp.resolve("victim"))).isFalse();
+    }
+
+    /** A zip file system stands in for one without POSIX permissions (as on Windows): the files still work. */
+    @Test
+    void onAFileSystemWithoutPosixPermissionsTheFilesStillWork() throws IOException {
+        try (FileSystem zip = FileSystems.newFileSystem(tmp.resolve("fs.zip"), Map.of("create", "true"))) {
+            assertThat(zip.supportedFileAttributeViews()).doesNotContain("posix");
+            PrivateDirectory d = PrivateDirectory.openOrThrow(zip.getPath("/muster"));
+
+            d.write("temp", new byte[] {1, 2});
+            d.commit("temp", "file");
+            try (FileChannel out = d.append("file")) {
+                out.write(java.nio.ByteBuffer.wrap(new byte[] {3}));
+            }
+
+            assertThat(d.read("file")).containsExactly(1, 2, 3);
+            assertThat(PrivateDirectory.openOrThrow(zip.getPath("/muster")).read("file")).containsExactly(1, 2, 3);
+        }
     }
 }
