@@ -63,7 +63,7 @@ public final class CancelJournal implements RegistryListener {
             return fields + "\t" + key.sign(signed(journal, fields)) + "\n";
         }
 
-        /** The entry, or null for a line that is damaged, unsigned (the format before signing) or signed by another. */
+        /** The entry, or null for a line that is damaged, unsigned (the format before signing) or not ours. */
         static Entry parse(String line, IntegrityKey key, String journal) {
             int tab = line.lastIndexOf('\t');
             if (tab < 0 || !key.verifies(signed(journal, line.substring(0, tab)), line.substring(tab + 1))) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -114,7 +115,12 @@ class RestartWithoutGapIT {
                     .as("instances in every successful fetch, before and after the redeploy")
                     .containsExactly(APPS * PER_APP);
             assertThat(Files.list(dir).map(p -> p.getFileName().toString()).toList())
-                    .anyMatch(n -> n.startsWith("registry-") && n.endsWith(".snapshot"));
+                    .anyMatch(n -> n.startsWith("registry-") && n.endsWith(".snapshot"))
+                    .contains("integrity.key");
+            try (var files = Files.list(dir)) {
+                assertThat(files).as("what the server wrote is its user's alone").allSatisfy(f -> assertThat(
+                        PosixFilePermissions.toString(Files.getPosixFilePermissions(f))).isEqualTo("rw-------"));
+            }
         } finally {
             snapshotsSwitchedOff();
             deployer.undeploy("gapless");
