@@ -14,8 +14,6 @@ import org.glassfish.jersey.servlet.ServletContainer;
 import io.muster.replication.LocalNode;
 import io.muster.replication.PeerUrl;
 
-import io.muster.snapshot.RegistryFile;
-
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Set;
@@ -40,7 +38,7 @@ public final class RegistryBootstrap implements ServletContextListener {
             throw e;
         }
         LocalNode self = localNode(context, config);
-        server = new RegistryServer(config, Clock.systemUTC(), self, snapshotFile(config, self));
+        server = new RegistryServer(config, Clock.systemUTC(), self, snapshotDirectory(config));
         server.start();
         RegistryServer started = server;
         // isMatchAfter=true appends each mapping, so both containers run the filters in the order written here
@@ -84,19 +82,22 @@ public final class RegistryBootstrap implements ServletContextListener {
     }
 
     /**
-     * Where the registry snapshot lives, or null when off. Default: java.io.tmpdir/muster, not the context's own
-     * temp directory (jakarta.servlet.context.tempdir): Tomcat and Payara delete that one on undeploy, and a
-     * redeploy is the restart the snapshot exists for.
+     * Where the registry snapshot lives, or null when off. Default: java.io.tmpdir/muster-&lt;user&gt;, not the
+     * context's own temp directory (jakarta.servlet.context.tempdir): Tomcat and Payara delete that one on
+     * undeploy, and a redeploy is the restart the snapshot exists for. The user's name keeps two users' servers on
+     * one machine apart (the shared temp directory is everyone's, and each one's directory must be its own); the
+     * file names inside carry the context path and port, so one user's contexts and domains share it safely.
      */
-    private static Path snapshotFile(ServerConfig config, LocalNode self) {
+    private static Path snapshotDirectory(ServerConfig config) {
         if (!config.snapshot().enabled()) {
             return null;
         }
-        Path dir = config.snapshot().directory() != null ? Path.of(config.snapshot().directory())
-                : Path.of(System.getProperty("java.io.tmpdir"), "muster");
-        Path file = dir.resolve(RegistryFile.fileName(RegistryServer.snapshotNode(self)));
-        LOG.info("Muster: registry snapshot at " + file);
-        return file;
+        return config.snapshot().directory() != null ? Path.of(config.snapshot().directory())
+                : Path.of(System.getProperty("java.io.tmpdir"), "muster-" + safeName(System.getProperty("user.name")));
+    }
+
+    private static String safeName(String user) {
+        return user == null || user.isBlank() ? "unknown" : user.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
     /** This node's identity for recognising itself among the peer URLs. */

@@ -19,6 +19,7 @@ import io.muster.replication.SelfRegistration;
 import io.muster.status.StatusSource;
 import io.muster.snapshot.CancelJournal;
 import io.muster.snapshot.RegistryFile;
+import io.muster.snapshot.SnapshotDirectory;
 import io.muster.web.ChangeStreams;
 
 import java.nio.file.Path;
@@ -58,8 +59,11 @@ public final class RegistryServer implements AutoCloseable {
     /** The remote-region fetches' own thread: a slow region must not hold up eviction or the cache refresh. */
     private Scheduler regionScheduler;
 
-    /** @param snapshotFile where the registry is saved and restored from, or null when snapshots are off */
-    public RegistryServer(ServerConfig config, Clock clock, LocalNode self, Path snapshotFile) {
+    /**
+     * @param snapshotDir where the registry is saved and restored from, or null when snapshots are off; a directory
+     *                    that is refused (see {@link SnapshotDirectory#open}) turns them off for this run
+     */
+    public RegistryServer(ServerConfig config, Clock clock, LocalNode self, Path snapshotDir) {
         this.config = config;
         this.self = self;
         this.registry = new InstanceRegistry(clock, config.delta().retention(), config.limits());
@@ -78,10 +82,13 @@ public final class RegistryServer implements AutoCloseable {
                 config.delta().retention());
         registry.addListener(checker);
         this.selfRegistration = new SelfRegistration(config.instance(), self, registry, clock, self.contextPath());
-        this.snapshot = snapshotFile == null ? null
-                : new RegistryFile(snapshotFile, snapshotNode(self), registry, clock);
-        this.cancels = snapshotFile == null ? null
-                : new CancelJournal(CancelJournal.beside(snapshotFile), clock, config.delta().retention());
+        SnapshotDirectory files = snapshotDir == null ? null : SnapshotDirectory.open(snapshotDir).orElse(null);
+        this.snapshot = files == null ? null : new RegistryFile(files, snapshotNode(self), registry, clock);
+        this.cancels = files == null ? null : new CancelJournal(files, CancelJournal.fileName(snapshotNode(self)),
+                clock, config.delta().retention());
+        if (snapshot != null) {
+            LOG.info("Muster: registry snapshot at " + snapshot.path());
+        }
         if (cancels != null) {
             registry.addListener(cancels);
         }

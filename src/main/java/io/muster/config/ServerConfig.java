@@ -17,7 +17,7 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
 
     /**
      * The registry file written on shutdown and every {@code interval}, restored at start when no peer answers.
-     * {@code directory} null: the default ({@code java.io.tmpdir}/muster), chosen at start-up.
+     * {@code directory} null: the default ({@code java.io.tmpdir}/muster-<user>), chosen at start-up.
      */
     public record SnapshotConfig(boolean enabled, String directory, Duration interval) {
     }

@@ -6,21 +6,20 @@ import io.muster.registry.Origin;
 import io.muster.registry.RegistryChange;
 import io.muster.registry.RegistryListener;
 
+import io.muster.files.UnsafeFileException;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -34,6 +33,9 @@ import java.util.logging.Logger;
  * instance that came back no newer than it was cancelled, and hands every entry of the window to the cluster check
  * as a tombstone, so a copy on a peer this node did not sync from is cancelled there too.
  *
+ * <p>A journal line that does not verify under the directory's {@link IntegrityKey} is ignored: a planted line
+ * would otherwise cancel instances cluster-wide at start.
+ *
  * <p>The file is only appended to (no fsync: the page cache survives a killed process; a machine that loses power
  * loses its registry on every node anyway) and rewritten with the window's entries on each {@link #compact}.
  *
@@ -45,14 +47,29 @@ public final class CancelJournal implements RegistryListener {
     /** At most this many entries are kept (the cluster check remembers as many tombstones). */
     static final int MAX_ENTRIES = 10_000;
 
-    /** One acknowledged cancellation: when, which instance, and the version (dirty timestamp) it had. */
+    /**
+     * One acknowledged cancellation: when, which instance, and the version (dirty timestamp) it had. On disk one
+     * line, {@code at TAB app TAB id TAB dirty TAB hmac}; the HMAC covers the journal's name and the fields, so a
+     * line is good only in the journal it was written to, and each line stands alone (the file is appended to, and
+     * a torn last line must not cost the others).
+     */
     public record Entry(Instant at, String app, String id, long lastDirtyTimestamp) {
-        String line() {
-            return at.toEpochMilli() + "\t" + app + "\t" + id + "\t" + lastDirtyTimestamp + "\n";
+        private String fields() {
+            return at.toEpochMilli() + "\t" + app + "\t" + id + "\t" + lastDirtyTimestamp;
         }
 
-        static Entry parse(String line) {
-            String[] f = line.split("\t", -1);
+        String line(IntegrityKey key, String journal) {
+            String fields = fields();
+            return fields + "\t" + key.sign(signed(journal, fields)) + "\n";
+        }
+
+        /** The entry, or null for a line that is damaged, unsigned (the format before signing) or not ours. */
+        static Entry parse(String line, IntegrityKey key, String journal) {
+            int tab = line.lastIndexOf('\t');
+            if (tab < 0 || !key.verifies(signed(journal, line.substring(0, tab)), line.substring(tab + 1))) {
+                return null;
+            }
+            String[] f = line.substring(0, tab).split("\t", -1);
             if (f.length != 4) {
                 return null;
             }
@@ -62,7 +79,14 @@ public final class CancelJournal implements RegistryListener {
                 return null;
             }
         }
+
+        private static byte[] signed(String journal, String fields) {
+            return (SIGNED_AS + journal + "\n" + fields).getBytes(StandardCharsets.UTF_8);
+        }
     }
+
+    /** Sets the journal's MACs apart from anything else the key may ever sign. */
+    private static final String SIGNED_AS = "muster-cancel-journal 2\n";
 
     /** Where the replayed entries go: the cluster check's tombstones. */
     @FunctionalInterface
@@ -70,7 +94,8 @@ public final class CancelJournal implements RegistryListener {
         void remember(String app, String id, long lastDirtyTimestamp, Instant at);
     }
 
-    private final Path file;
+    private final SnapshotDirectory dir;
+    private final String name;
     private final Clock clock;
     private final Duration window;
     private FileChannel out;
@@ -79,15 +104,20 @@ public final class CancelJournal implements RegistryListener {
     private boolean broken;
 
     /** @param window how long a cancellation matters (the recent-changes retention, as for tombstones) */
-    public CancelJournal(Path file, Clock clock, Duration window) {
-        this.file = file;
+    public CancelJournal(SnapshotDirectory dir, String name, Clock clock, Duration window) {
+        this.dir = dir;
+        this.name = name;
         this.clock = clock;
         this.window = window;
     }
 
-    /** The journal beside a snapshot file. */
-    public static Path beside(Path snapshot) {
-        return snapshot.resolveSibling(snapshot.getFileName() + ".cancels");
+    /** The journal's name beside the node's snapshot. */
+    public static String fileName(String node) {
+        return RegistryFile.fileName(node) + ".cancels";
+    }
+
+    private Path path() {
+        return dir.path().resolve(name);
     }
 
     @Override
@@ -104,18 +134,17 @@ public final class CancelJournal implements RegistryListener {
         }
         try {
             if (out == null) {
-                Files.createDirectories(file.getParent());
-                out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                        StandardOpenOption.APPEND);
+                out = dir.files().append(name);
             }
-            ByteBuffer bytes = ByteBuffer.wrap(e.line().getBytes(StandardCharsets.UTF_8));
+            ByteBuffer bytes = ByteBuffer.wrap(e.line(dir.key(), name).getBytes(StandardCharsets.UTF_8));
             while (bytes.hasRemaining()) {
                 out.write(bytes);
             }
             appended++;
         } catch (IOException x) {
-            broken = true;   // one warning, not one per cancel; the server goes on without the journal
-            LOG.warning("Muster: cannot write the cancellation journal " + file + " (" + x
+            broken = true;   // one line, not one per cancel; the server goes on without the journal
+            LOG.log(x instanceof UnsafeFileException ? Level.SEVERE : Level.WARNING,
+                    "Muster: cannot write the cancellation journal " + path() + " (" + x
                     + "); cancellations acknowledged just before a crash may come back");
         }
     }
@@ -124,23 +153,39 @@ public final class CancelJournal implements RegistryListener {
     synchronized List<Entry> recent() {
         Instant from = clock.instant().minus(window);
         ArrayDeque<Entry> kept = new ArrayDeque<>();
-        List<String> lines;
+        byte[] bytes;
         try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
+            bytes = dir.files().read(name);
+        } catch (UnsafeFileException e) {
+            broken = true;   // off for the run, logged once: the file is the operator's to look at
+            LOG.severe("Muster: refusing the cancellation journal " + path() + " (" + e.getMessage()
+                    + "); running without it");
             return List.of();
         } catch (IOException e) {
-            LOG.warning("Muster: cannot read the cancellation journal " + file + ": " + e);
+            LOG.warning("Muster: cannot read the cancellation journal " + path() + ": " + e);
             return List.of();
         }
-        for (String line : lines) {
-            Entry e = Entry.parse(line);
+        if (bytes == null) {
+            return List.of();
+        }
+        int refused = 0;
+        for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
+            Entry e = line.isEmpty() ? null : Entry.parse(line, dir.key(), name);
+            if (e == null && !line.isEmpty()) {
+                refused++;
+            }
             if (e != null && !e.at().isBefore(from)) {
                 kept.addLast(e);
                 if (kept.size() > MAX_ENTRIES) {
                     kept.removeFirst();
                 }
             }
+        }
+        if (refused > 0) {
+            // until the next compaction, which keeps only the lines that verify
+            LOG.warning("Muster: ignoring " + refused + " line(s) of the cancellation journal " + path()
+                    + " that fail their integrity check (damaged, planted, or written before journal lines were"
+                    + " signed)");
         }
         return new ArrayList<>(kept);
     }
@@ -174,20 +219,20 @@ public final class CancelJournal implements RegistryListener {
 
     /** Rewrites the file with the window's entries only (periodically, with the snapshot). */
     public synchronized void compact() {
-        if (broken || appended == 0 && !Files.exists(file)) {
+        if (broken || appended == 0 && !dir.files().exists(name)) {
             return;
         }
         List<Entry> keep = recent();
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        String temp = name + ".tmp";
         try {
             StringBuilder text = new StringBuilder();
-            keep.forEach(e -> text.append(e.line()));
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            keep.forEach(e -> text.append(e.line(dir.key(), name)));
+            dir.files().write(temp, text.toString().getBytes(StandardCharsets.UTF_8));
             closeQuietly();
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            dir.files().commit(temp, name);
             appended = 0;
         } catch (IOException e) {
-            LOG.warning("Muster: cannot compact the cancellation journal " + file + ": " + e);
+            LOG.warning("Muster: cannot compact the cancellation journal " + path() + ": " + e);
         }
     }
 

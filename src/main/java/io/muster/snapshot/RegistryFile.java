@@ -2,20 +2,18 @@ package io.muster.snapshot;
 
 import io.muster.registry.InstanceRegistry;
 
+import io.muster.files.PrivateDirectory;
+import io.muster.files.UnsafeFileException;
+
+import javax.crypto.Mac;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.util.zip.CRC32;
-import java.util.zip.CheckedOutputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,21 +23,25 @@ import java.util.logging.Logger;
 /**
  * This node's snapshot file: saved whole into a temporary file and renamed over the old one, so a crash mid-write
  * leaves the previous snapshot, never half of one; restored at start when no peer supplied the registry. Nothing
- * here is ever fatal: a file that cannot be written or read is logged and the server goes on without it.
+ * here is ever fatal: a file that cannot be written or read is logged and the server goes on without it. The file
+ * lives in a {@link SnapshotDirectory} (owner-only, never through a link) and carries its HMAC (see
+ * {@link SnapshotFile}), so a planted one is refused.
  *
  * <p>Thread safety: {@link #save} is synchronized (the scheduler's periodic save and the final one on shutdown).
  */
 public final class RegistryFile {
     private static final Logger LOG = Logger.getLogger(RegistryFile.class.getName());
 
-    private final Path file;
+    private final SnapshotDirectory dir;
+    private final String name;
     private final String node;
     private final InstanceRegistry registry;
     private final Clock clock;
 
     /** @param node this node's identity, fixed at start-up so the save and the next restore agree on it */
-    public RegistryFile(Path file, String node, InstanceRegistry registry, Clock clock) {
-        this.file = file;
+    public RegistryFile(SnapshotDirectory dir, String node, InstanceRegistry registry, Clock clock) {
+        this.dir = dir;
+        this.name = fileName(node);
         this.node = node;
         this.registry = registry;
         this.clock = clock;
@@ -51,33 +53,33 @@ public final class RegistryFile {
     }
 
     public Path path() {
-        return file;
+        return dir.path().resolve(name);
     }
 
     /**
-     * Writes the registry to a temporary body file (one application at a time, counting and checksumming as it
+     * Writes the registry to a temporary body file (one application at a time, counting and signing as it
      * goes), then the header and that body to the snapshot's temporary file, which is forced to disk and renamed
      * over the snapshot. Nothing the size of the registry is held in memory: at 100,000 instances the document is
      * 100 MB, and building it whole every 30 s cost full collections on a 1 GB heap.
      */
     public synchronized void save() {
         Instant now = clock.instant();
-        Path body = file.resolveSibling(file.getFileName() + ".body");
-        Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+        String body = name + ".body";
+        String temp = name + ".tmp";
+        PrivateDirectory files = dir.files();
         try {
-            Files.createDirectories(file.getParent());
-            CRC32 crc = new CRC32();
+            Mac mac = dir.key().mac();
             long length;
-            try (CountingOutputStream out = new CountingOutputStream(new CheckedOutputStream(
-                    new BufferedOutputStream(Files.newOutputStream(body), 1 << 16), crc))) {
+            try (SigningOutputStream out = new SigningOutputStream(new BufferedOutputStream(
+                    Channels.newOutputStream(files.createNew(body)), 1 << 16), mac)) {
                 SnapshotFile.writeBody(out, registry.views().groups());
                 out.flush();
                 length = out.count;
             }
-            try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING);
-                 FileChannel in = FileChannel.open(body, StandardOpenOption.READ)) {
-                ByteBuffer head = ByteBuffer.wrap(SnapshotFile.header(node, now, length, crc.getValue()));
+            try (FileChannel out = files.createNew(temp);
+                 FileChannel in = files.openForReading(body)) {
+                ByteBuffer head = ByteBuffer.wrap(SnapshotFile.header(node, now, length,
+                        SnapshotFile.seal(mac, node, now, length)));
                 while (head.hasRemaining()) {
                     out.write(head);
                 }
@@ -86,58 +88,64 @@ public final class RegistryFile {
                 }
                 out.force(false);   // the rename must not become visible before the content
             }
-            try {
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
+            files.commit(temp, name);
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.WARNING, "Muster: could not save the registry snapshot to " + file + ": " + e, e);
+            LOG.log(Level.WARNING, "Muster: could not save the registry snapshot to " + path() + ": " + e, e);
         } finally {
             try {
-                Files.deleteIfExists(body);
+                files.delete(body);
+                files.delete(temp);
             } catch (IOException e) {
-                LOG.fine("could not delete " + body + ": " + e);
+                LOG.fine("could not delete " + body + " or " + temp + ": " + e);
             }
         }
     }
 
-    /** Counts the bytes written through it. */
-    private static final class CountingOutputStream extends FilterOutputStream {
+    /** Counts the bytes written through it and feeds them to a MAC. */
+    private static final class SigningOutputStream extends FilterOutputStream {
+        private final Mac mac;
         long count;
 
-        CountingOutputStream(OutputStream out) {
+        SigningOutputStream(OutputStream out, Mac mac) {
             super(out);
+            this.mac = mac;
         }
 
         @Override
         public void write(int b) throws IOException {
             out.write(b);
+            mac.update((byte) b);
             count++;
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
             out.write(b, off, len);
+            mac.update(b, off, len);
             count += len;
         }
     }
 
     /** Restores the snapshot, if there is a usable one; returns how many instances came back. */
     public int restore() {
+        Path file = path();
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
-            LOG.info("Muster: no registry snapshot at " + file + "; starting empty");
+            bytes = dir.files().read(name);
+        } catch (UnsafeFileException e) {
+            LOG.severe("Muster: refusing the registry snapshot " + file + " (" + e.getMessage() + "); starting empty");
             return 0;
         } catch (IOException | RuntimeException e) {
             LOG.warning("Muster: registry snapshot " + file + " cannot be read (" + e + "); starting empty");
             return 0;
         }
+        if (bytes == null) {
+            LOG.info("Muster: no registry snapshot at " + file + "; starting empty");
+            return 0;
+        }
         Instant now = clock.instant();
         try {
-            SnapshotFile.Content content = SnapshotFile.decode(bytes, node, now.toEpochMilli());
+            SnapshotFile.Content content = SnapshotFile.decode(bytes, node, now.toEpochMilli(), dir.key());
             RestoreRules.Result r = RestoreRules.restore(content.applications(), registry, now);
             LOG.info("Muster: restored " + r.restored() + " instances from the registry snapshot saved "
                     + Duration.between(content.savedAt(), now).toSeconds() + " s ago (" + r.expired()

@@ -1,5 +1,6 @@
 package io.muster.web;
 
+import io.muster.files.PrivateDirectory;
 import jakarta.servlet.http.HttpServletRequest;
 
 import java.io.IOException;
@@ -21,7 +22,10 @@ import java.util.logging.Logger;
  * #SUPPORT}), for bodies of at least {@code minBytes}; otherwise the caller writes the bytes as usual.
  *
  * <p>A body is recognised by identity: the response cache hands every request the same array until the payload is
- * rebuilt. A file nobody was sent for {@value #IDLE_MILLIS} ms is deleted when the next file is written, so the
+ * rebuilt. The bodies are full registries, so the directory is a {@link PrivateDirectory} (owner-only, never written
+ * through a link); one that is refused turns sendfile off, logged once, and the bodies are written as usual.
+ *
+ * <p>A file nobody was sent for {@value #IDLE_MILLIS} ms is deleted when the next file is written, so the
  * files on disk are those of the last few payloads. Tomcat opens the file as soon as the request returns, long
  * before that.
  *
@@ -36,6 +40,9 @@ final class SendfileBodies implements AutoCloseable {
     static final long IDLE_MILLIS = 5_000;
     private static final Logger LOG = Logger.getLogger(SendfileBodies.class.getName());
     private final Path dir;
+    /** Opened on the first body; guarded by this. */
+    private PrivateDirectory bodiesDir;
+    private volatile boolean refused;
     private final int minBytes;
     private final LongSupplier millis;
     private final Map<Body, BodyFile> files = new ConcurrentHashMap<>();
@@ -55,11 +62,14 @@ final class SendfileBodies implements AutoCloseable {
      * @return false when the caller must write the body itself
      */
     boolean offer(HttpServletRequest req, byte[] body) {
-        if (body.length < minBytes || !Boolean.TRUE.equals(req.getAttribute(SUPPORT))) {
+        if (refused || body.length < minBytes || !Boolean.TRUE.equals(req.getAttribute(SUPPORT))) {
             return false;
         }
         try {
             String path = fileFor(body);
+            if (path == null) {
+                return false;
+            }
             req.setAttribute(FILENAME, path);
             req.setAttribute(START, 0L);
             req.setAttribute(END, (long) body.length);
@@ -83,9 +93,14 @@ final class SendfileBodies implements AutoCloseable {
                 return f.path;
             }
             sweep(now);
-            Files.createDirectories(dir);
-            Path file = dir.resolve("body-" + names.incrementAndGet());
-            Files.write(file, body);
+            if (bodiesDir == null) {
+                bodiesDir = PrivateDirectory.open(dir, "sendfile bodies").orElse(null);
+                if (bodiesDir == null) {
+                    refused = true;
+                    return null;
+                }
+            }
+            Path file = bodiesDir.write("body-" + names.incrementAndGet(), body);
             f = new BodyFile(file.toFile().getCanonicalPath(), now);
             files.put(key, f);
             return f.path;
@@ -114,10 +129,10 @@ final class SendfileBodies implements AutoCloseable {
     @Override
     public void close() {
         sweep(Long.MAX_VALUE);
-        try {
-            Files.deleteIfExists(dir);
-        } catch (IOException e) {
-            LOG.fine("could not delete " + dir + ": " + e);
+        synchronized (this) {
+            if (bodiesDir != null) {
+                bodiesDir.deleteIfEmpty();
+            }
         }
     }
 

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -113,8 +114,16 @@ class RestartWithoutGapIT {
             assertThat(polls.stream().filter(p -> p.status() == 200).map(Poll::instances).distinct().toList())
                     .as("instances in every successful fetch, before and after the redeploy")
                     .containsExactly(APPS * PER_APP);
-            assertThat(Files.list(dir).map(p -> p.getFileName().toString()).toList())
-                    .anyMatch(n -> n.startsWith("registry-") && n.endsWith(".snapshot"));
+            List<Path> written;
+            try (var files = Files.list(dir)) {
+                // by name: a periodic save's temporary files may come and go meanwhile
+                written = files.filter(f -> f.getFileName().toString().endsWith(".snapshot")
+                        || f.getFileName().toString().equals("integrity.key")).toList();
+            }
+            assertThat(written).extracting(f -> f.getFileName().toString())
+                    .anyMatch(n -> n.startsWith("registry-")).contains("integrity.key");
+            assertThat(written).as("what the server wrote is its user's alone").allSatisfy(f -> assertThat(
+                    PosixFilePermissions.toString(Files.getPosixFilePermissions(f))).isEqualTo("rw-------"));
         } finally {
             snapshotsSwitchedOff();
             deployer.undeploy("gapless");

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,16 +31,26 @@ class CancelJournalTest {
     private record Tomb(String app, String id, long dirty, Instant at) {
     }
 
-    private InstanceRegistry registryWithJournal(Path file) {
+    private static final String NAME = CancelJournal.fileName("/eureka/@8761");
+
+    /** The journal as a starting node opens it: its directory and key read again each time. */
+    private CancelJournal journal() {
+        return new CancelJournal(SnapshotDirectory.open(dir).orElseThrow(), NAME, clock, WINDOW);
+    }
+
+    private Path file() {
+        return dir.resolve(NAME);
+    }
+
+    private InstanceRegistry registryWithJournal() {
         InstanceRegistry registry = new InstanceRegistry(clock, WINDOW);
-        registry.addListener(new CancelJournal(file, clock, WINDOW));
+        registry.addListener(journal());
         return registry;
     }
 
     @Test
     void aCancellationAcknowledgedBeforeAKillIsMadeAgainWhenTheSyncBringsTheInstanceBack() throws IOException {
-        Path file = CancelJournal.beside(dir.resolve("registry-node.snapshot"));
-        InstanceRegistry before = registryWithJournal(file);
+        InstanceRegistry before = registryWithJournal();
         before.register(Instances.sample("A", "gone").lastDirtyTimestamp(100).build(), Origin.CLIENT);
         before.register(Instances.sample("A", "peer-cancelled").lastDirtyTimestamp(100).build(), Origin.CLIENT);
         before.cancel("A", "gone", Origin.CLIENT);
@@ -54,7 +65,7 @@ class CancelJournalTest {
         after.register(Instances.sample("A", "gone").lastDirtyTimestamp(100).build(), Origin.PEER);
         after.register(Instances.sample("A", "peer-cancelled").lastDirtyTimestamp(100).build(), Origin.PEER);
         List<Tomb> tombs = new ArrayList<>();
-        int again = new CancelJournal(file, clock, WINDOW).replay(after,
+        int again = journal().replay(after,
                 (app, id, dirty, at) -> tombs.add(new Tomb(app, id, dirty, at)));
 
         assertThat(again).isEqualTo(1);
@@ -68,22 +79,20 @@ class CancelJournalTest {
 
     @Test
     void anInstanceRegisteredAgainAfterItsCancellationStays() {
-        Path file = dir.resolve("j");
-        InstanceRegistry before = registryWithJournal(file);
+        InstanceRegistry before = registryWithJournal();
         before.register(Instances.sample("A", "back").lastDirtyTimestamp(100).build(), Origin.CLIENT);
         before.cancel("A", "back", Origin.CLIENT);
 
         InstanceRegistry after = new InstanceRegistry(clock, WINDOW);
         after.register(Instances.sample("A", "back").lastDirtyTimestamp(200).build(), Origin.PEER);
-        new CancelJournal(file, clock, WINDOW).replay(after, (app, id, dirty, at) -> { });
+        journal().replay(after, (app, id, dirty, at) -> { });
 
         assertThat(after.views().lease("A", "back")).isPresent();
     }
 
     @Test
     void cancellationsOlderThanTheWindowAreForgottenAndCompactedAway() throws IOException {
-        Path file = dir.resolve("j");
-        CancelJournal journal = new CancelJournal(file, clock, WINDOW);
+        CancelJournal journal = journal();
         InstanceRegistry registry = new InstanceRegistry(clock, WINDOW);
         registry.addListener(journal);
         registry.register(Instances.sample("A", "old").lastDirtyTimestamp(100).build(), Origin.CLIENT);
@@ -97,15 +106,64 @@ class CancelJournalTest {
         registry.cancel("A", "after", Origin.CLIENT);
 
         assertThat(journal.recent()).extracting(CancelJournal.Entry::id).containsExactly("new", "after");
-        assertThat(Files.readAllLines(file)).hasSize(2);
+        assertThat(Files.readAllLines(file())).hasSize(2);
     }
 
     @Test
-    void aDamagedLineIsSkipped() throws IOException {
-        Path file = dir.resolve("j");
-        Files.writeString(file, "garbage\n" + clock.millis() + "\tA\tx\t5\n" + "12\tA\n");
+    void aDamagedOrTornLineIsSkippedAndTheOthersKept() throws IOException {
+        cancelledThroughAJournal("A", "x");
+        cancelledThroughAJournal("A", "y");
+        String[] lines = Files.readString(file()).split("\n");
+        Files.writeString(file(), "garbage\n" + lines[0] + "\n" + lines[1].substring(0, lines[1].length() / 2));
 
-        assertThat(new CancelJournal(file, clock, WINDOW).recent()).extracting(CancelJournal.Entry::id)
-                .containsExactly("x");
+        assertThat(journal().recent()).extracting(CancelJournal.Entry::id).containsExactly("x");
+    }
+
+    @Test
+    void plantedLinesAreNotReplayed() throws IOException {
+        cancelledThroughAJournal("A", "genuine");
+        String genuine = Files.readString(file());
+        CancelJournal.Entry victim = new CancelJournal.Entry(clock.instant(), "PAYMENTS", "victim", 100);
+        IntegrityKey anotherNodes = SnapshotDirectory.open(dir.resolve("elsewhere")).orElseThrow().key();
+        Files.writeString(file(), genuine
+                + clock.millis() + "\tPAYMENTS\tvictim\t100\n"                           // the format before signing
+                + victim.line(anotherNodes, NAME)                                         // another node's key
+                + genuine.replace("\tgenuine\t", "\tvictim\t").replace("\tA\t", "\tPAYMENTS\t")   // edited
+                + victim.line(journalKey(), "registry-other.snapshot.cancels"));          // another journal's
+
+        InstanceRegistry after = new InstanceRegistry(clock, WINDOW);
+        after.register(Instances.sample("PAYMENTS", "victim").lastDirtyTimestamp(100).build(), Origin.PEER);
+        after.register(Instances.sample("A", "genuine").lastDirtyTimestamp(100).build(), Origin.PEER);
+        List<String> tombs = new ArrayList<>();
+        int again = journal().replay(after, (app, id, dirty, at) -> tombs.add(id));
+
+        assertThat(again).isEqualTo(1);
+        assertThat(after.views().lease("A", "genuine")).as("control: the genuine line is replayed").isEmpty();
+        assertThat(after.views().lease("PAYMENTS", "victim")).isPresent();
+        assertThat(tombs).containsExactly("genuine");
+    }
+
+    @Test
+    void theJournalIsOwnerOnlyAndNeverWrittenThroughALink() throws IOException {
+        Path victim = Files.writeString(dir.resolve("victim"), "someone else's file");
+        Files.createSymbolicLink(file(), victim);
+        cancelledThroughAJournal("A", "x");
+        assertThat(Files.readString(victim)).isEqualTo("someone else's file");
+        assertThat(journal().recent()).as("a journal that is a link is not read either").isEmpty();
+
+        Files.delete(file());
+        cancelledThroughAJournal("A", "y");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file()))).isEqualTo("rw-------");
+        assertThat(journal().recent()).extracting(CancelJournal.Entry::id).containsExactly("y");
+    }
+
+    private void cancelledThroughAJournal(String app, String id) {
+        InstanceRegistry registry = registryWithJournal();
+        registry.register(Instances.sample(app, id).lastDirtyTimestamp(100).build(), Origin.CLIENT);
+        registry.cancel(app, id, Origin.CLIENT);
+    }
+
+    private IntegrityKey journalKey() {
+        return SnapshotDirectory.open(dir).orElseThrow().key();
     }
 }

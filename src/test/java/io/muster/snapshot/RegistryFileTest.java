@@ -1,6 +1,7 @@
 package io.muster.snapshot;
 
 import io.muster.config.ServerConfig.LimitsConfig;
+import io.muster.model.Applications;
 import io.muster.model.InstanceStatus;
 import io.muster.model.LeaseInfo;
 import io.muster.registry.InstanceRegistry;
@@ -15,6 +16,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -34,13 +36,18 @@ class RegistryFileTest {
         return dir.resolve(RegistryFile.fileName(NODE));
     }
 
+    /** The directory as a starting node opens it: each save and restore here reads the key file again. */
+    private SnapshotDirectory files() {
+        return SnapshotDirectory.open(dir).orElseThrow();
+    }
+
     private void save() {
-        new RegistryFile(file(), NODE, before, clock).save();
+        new RegistryFile(files(), NODE, before, clock).save();
     }
 
     private InstanceRegistry restoredInto(LimitsConfig limits) {
         InstanceRegistry after = new InstanceRegistry(clock, Duration.ofMinutes(3), limits);
-        new RegistryFile(file(), NODE, after, clock).restore();
+        new RegistryFile(files(), NODE, after, clock).restore();
         return after;
     }
 
@@ -57,9 +64,10 @@ class RegistryFileTest {
         before.renew("APP-3", "i-3", null, null, Origin.CLIENT);
         save();
         assertThat(Files.readAllBytes(file())).isEqualTo(
-                SnapshotFile.encode(before.views().snapshot().applications(), NODE, clock.instant()));
+                SnapshotFile.encode(before.views().snapshot().applications(), NODE, clock.instant(), files().key()));
         try (var files = Files.list(dir)) {
-            assertThat(files.map(f -> f.getFileName().toString())).containsExactly(file().getFileName().toString());
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .containsExactlyInAnyOrder(file().getFileName().toString(), IntegrityKey.FILE);
         }
     }
 
@@ -156,7 +164,8 @@ class RegistryFileTest {
         before.register(Instances.up("APP", "b"), Origin.CLIENT);
         save();
         try (var files = Files.list(dir)) {
-            assertThat(files.map(p -> p.getFileName().toString())).containsExactly(RegistryFile.fileName(NODE));
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder(RegistryFile.fileName(NODE), IntegrityKey.FILE);
         }
         assertThat(restored().size()).isEqualTo(2);
     }
@@ -181,31 +190,119 @@ class RegistryFileTest {
     }
 
     @Test
-    void aSnapshotWithAValidChecksumButABrokenRegistryIsIgnored() throws IOException {
+    void aSignedSnapshotWithABrokenRegistryIsIgnored() throws IOException {
         byte[] body = "{\"applications\":{\"application\":[{\"name\":".getBytes(StandardCharsets.UTF_8);
-        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-        crc.update(body);
-        String header = "MUSTER-REGISTRY 1 " + t0.toEpochMilli() + " " + body.length + " "
-                + Long.toHexString(crc.getValue()) + " " + NODE + "\n";
-        Files.write(file(), concat(header.getBytes(StandardCharsets.UTF_8), body));
+        javax.crypto.Mac mac = files().key().mac();
+        mac.update(body);
+        Files.write(file(), concat(SnapshotFile.header(NODE, t0, body.length, SnapshotFile.seal(mac, NODE, t0,
+                body.length)), body));
         assertThat(restored().size()).isZero();
     }
 
     @Test
     void anotherNodesSnapshotOrAnotherVersionIsIgnored() throws IOException {
         before.register(Instances.up("APP", "a"), Origin.CLIENT);
-        new RegistryFile(file(), "/eureka/@8762", before, clock).save();
+        RegistryFile other = new RegistryFile(files(), "/eureka/@8762", before, clock);
+        other.save();
+        Files.move(other.path(), file());
         assertThat(restored().size()).isZero();
-        String other = new String(savedBytes(), StandardCharsets.ISO_8859_1).replaceFirst("MUSTER-REGISTRY 1 ",
-                "MUSTER-REGISTRY 2 ");
-        Files.write(file(), other.getBytes(StandardCharsets.ISO_8859_1));
+        String next = new String(savedBytes(), StandardCharsets.ISO_8859_1).replaceFirst("MUSTER-REGISTRY 2 ",
+                "MUSTER-REGISTRY 3 ");
+        Files.write(file(), next.getBytes(StandardCharsets.ISO_8859_1));
         assertThat(restored().size()).isZero();
     }
 
     @Test
-    void aMissingFileOrDirectoryStartsEmpty() {
+    void aMissingFileStartsEmpty() {
         InstanceRegistry after = new InstanceRegistry(clock, Duration.ofMinutes(3));
-        assertThat(new RegistryFile(dir.resolve("nowhere/x.snapshot"), NODE, after, clock).restore()).isZero();
+        assertThat(new RegistryFile(files(), NODE, after, clock).restore()).isZero();
+    }
+
+    @Test
+    void aPlantedSnapshotIsNotRestored() throws IOException {
+        before.register(Instances.sample("ATTACKER", "attacker.evil").ipAddr("6.6.6.6").build(), Origin.CLIENT);
+        Applications planted = before.views().snapshot().applications();
+        assertThat(restoredFrom(SnapshotFile.encode(planted, NODE, t0, files().key())))
+                .as("control: the same registry signed with this directory's key is restored").isEqualTo(1);
+
+        IntegrityKey anotherNodes = SnapshotDirectory.open(dir.resolve("elsewhere")).orElseThrow().key();
+        assertThat(restoredFrom(SnapshotFile.encode(planted, NODE, t0, anotherNodes))).as("another key").isZero();
+        assertThat(restoredFrom(versionOne(planted))).as("the format before signing").isZero();
+    }
+
+    @Test
+    void everyHeaderFieldIsCoveredByTheMac() throws IOException {
+        String good = new String(savedBytes(), StandardCharsets.ISO_8859_1);
+        String later = good.replaceFirst(" " + t0.toEpochMilli() + " ", " " + (t0.toEpochMilli() + 1) + " ");
+        assertThat(later).isNotEqualTo(good);
+        Files.write(file(), later.getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(restored().size()).isZero();
+    }
+
+    @Test
+    void theSnapshotAndItsKeyAreOwnerOnlyInAnOwnerOnlyDirectory() throws IOException {
+        Path fresh = dir.resolve("fresh");
+        before.register(Instances.up("APP", "a"), Origin.CLIENT);
+        RegistryFile saved = new RegistryFile(SnapshotDirectory.open(fresh).orElseThrow(), NODE, before, clock);
+        saved.save();
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(saved.path())))
+                .isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh.resolve(IntegrityKey.FILE))))
+                .isEqualTo("rw-------");
+        assertThat(Files.size(fresh.resolve(IntegrityKey.FILE))).isEqualTo(IntegrityKey.BYTES);
+    }
+
+    @Test
+    void aSnapshotThatIsALinkIsNotRestoredAndSavingDoesNotWriteThroughIt() throws IOException {
+        byte[] valid = savedBytes();
+        Path target = Files.write(dir.resolve("target"), valid);
+        Files.delete(file());
+        Files.createSymbolicLink(file(), target);
+
+        assertThat(restored().size()).isZero();
+        save();
+
+        assertThat(Files.readAllBytes(target)).as("the link's target is untouched").isEqualTo(valid);
+        assertThat(Files.isSymbolicLink(file())).isFalse();
+        assertThat(restored().size()).isEqualTo(1);
+    }
+
+    @Test
+    void aDirectoryWritableByItsGroupIsRefusedAndTheNodeRunsWithoutSnapshots() throws IOException {
+        Path loose = Files.createDirectory(dir.resolve("loose"));
+        Files.setPosixFilePermissions(loose, PosixFilePermissions.fromString("rwxrwx---"));
+
+        assertThat(SnapshotDirectory.open(loose)).isEmpty();
+        assertThat(Files.exists(loose.resolve(IntegrityKey.FILE))).as("nothing written into it").isFalse();
+    }
+
+    @Test
+    void aDamagedKeyIsReplacedAndWhatItSignedIsIgnored() throws IOException {
+        savedBytes();
+        Files.write(dir.resolve(IntegrityKey.FILE), new byte[] {1, 2, 3});
+
+        assertThat(restored().size()).isZero();
+        assertThat(Files.size(dir.resolve(IntegrityKey.FILE))).isEqualTo(IntegrityKey.BYTES);
+        save();
+        assertThat(restored().size()).as("signed under the new key").isEqualTo(1);
+    }
+
+    private int restoredFrom(byte[] bytes) throws IOException {
+        Files.write(file(), bytes);
+        return restored().size();
+    }
+
+    /** A snapshot as version 1 wrote it: a CRC-32 that anyone can compute in place of the MAC. */
+    private byte[] versionOne(Applications apps) {
+        byte[] body = io.muster.codec.EurekaCodec.encode(io.muster.codec.WireFormat.JSON, apps,
+                io.muster.codec.Detail.FULL);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(body);
+        String header = "MUSTER-REGISTRY 1 " + t0.toEpochMilli() + " " + body.length + " "
+                + Long.toHexString(crc.getValue()) + " " + NODE + "\n";
+        return concat(header.getBytes(StandardCharsets.UTF_8), body);
     }
 
     /** A valid snapshot with one instance; restoring it as written is the control for the broken variants. */
