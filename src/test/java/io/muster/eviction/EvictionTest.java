@@ -24,7 +24,6 @@ class EvictionTest {
     private SelfPreservation selfPreservation(boolean enabled) {
         SelfPreservation sp = new SelfPreservation(new SelfPreservationConfig(enabled, 0.85, Duration.ofSeconds(30),
                 Duration.ofMinutes(15)), registry);
-        registry.addListener(sp);
         sp.expectClients(0);
         return sp;
     }
