@@ -44,7 +44,7 @@ public record Lease(InstanceInfo instance, Instant registeredAt, Instant lastRen
         return new Lease(instance, registeredAt, now, duration, serviceUpAt, minute, seen);
     }
 
-    /** Whether the heartbeat that made this lease was within its allowance (meaningful right after {@link #heartbeat}). */
+    /** Whether the heartbeat that made this lease was within its allowance (asked right after {@link #heartbeat}). */
     boolean heartbeatCounted(int allowedPerMinute) {
         return heartbeatsInMinute <= allowedPerMinute;
     }
