@@ -5,8 +5,13 @@
 #   ASADMIN=/opt/payara6/bin/asadmin PEER_PASSWORD=... ADMIN_PASSWORD=... \
 #     server-config/payara/setup.sh /path/to/eureka.war [asadmin options, e.g. --port 4848]
 #
-# Optional: CLIENT_PASSWORD (creates the eureka-client user), PEERS (the other nodes' URLs with the peer
+# Optional: CLIENT_USERS (eureka-client users, one per service: "orders:secret1,billing:secret2"),
+# CLIENT_PASSWORD (one shared eureka-client user named client), PEERS (the other nodes' URLs with the peer
 # credentials, comma-separated), CLIENT_AUTH=true. Re-running it is safe: existing users are kept.
+#
+# Lock-out: Payara's file realm has no lock-out (its only properties are file, jaas-context and assign-groups),
+# so wrong passwords from anyone never lock a client or peer out, whatever user they name. Use long random
+# passwords (openssl rand -base64 24): nothing slows down guessing either.
 set -euo pipefail
 war="${1:?usage: setup.sh path/to/eureka.war [asadmin options]}"
 shift
@@ -30,6 +35,12 @@ user peer eureka-peer "${PEER_PASSWORD:?set PEER_PASSWORD}"
 user admin eureka-admin "${ADMIN_PASSWORD:?set ADMIN_PASSWORD}"
 if [ -n "${CLIENT_PASSWORD:-}" ]; then
   user client eureka-client "$CLIENT_PASSWORD"
+fi
+if [ -n "${CLIENT_USERS:-}" ]; then
+  IFS=',' read -ra clients <<< "$CLIENT_USERS"
+  for entry in "${clients[@]}"; do
+    user "${entry%%:*}" eureka-client "${entry#*:}"
+  done
 fi
 
 "$asadmin" "${opts[@]}" deploy --force=true --name eureka --contextroot eureka "$war"

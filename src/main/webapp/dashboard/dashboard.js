@@ -124,6 +124,7 @@
   /** Which apps stopped renewing, and what eviction would do if self-preservation were off. */
   function renderPreservation(sp) {
     $('preservation-reason').textContent = sp.reason;
+    $('preservation-counting').textContent = 'What counts: ' + sp.counting + '.';
     var now = Date.parse(state.status.currentTime);
     var silent = {}, expired = 0, total = 0;
     state.apps.forEach(function (app) {

@@ -182,6 +182,11 @@ public final class StatusReport {
                     + " expected clients): leases are kept in case this is a network problem";
         }
         s.put("reason", reason);
+        s.put("neverRenewed", sp.neverRenewed());
+        s.put("renewalsNotCounted", sp.renewalsNotCounted());
+        s.put("counting", sp.neverRenewed() + " instance(s) registered but never renewed are not expected; "
+                + sp.renewalsNotCounted() + " heartbeat(s) in the last minute above their instance's interval "
+                + "were not counted as renewals");
         return s;
     }
 

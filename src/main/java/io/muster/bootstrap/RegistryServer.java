@@ -66,7 +66,8 @@ public final class RegistryServer implements AutoCloseable {
     public RegistryServer(ServerConfig config, Clock clock, LocalNode self, Path snapshotDir) {
         this.config = config;
         this.self = self;
-        this.registry = new InstanceRegistry(clock, config.delta().retention(), config.limits());
+        this.registry = new InstanceRegistry(clock, config.delta().retention(), config.limits(),
+                config.selfPreservation().expectedClientRenewalInterval());
         this.remoteRegions = config.remoteRegions().urls().isEmpty() ? RemoteRegions.NONE
                 : RemoteRegions.create(config.remoteRegions(), clock);
         this.cache = new ResponseCache(registry, remoteRegions, config.responseCache(), clock);
@@ -76,7 +77,6 @@ public final class RegistryServer implements AutoCloseable {
         this.gate = new TrafficGate(clock);
         this.peers = new PeerCluster(config.peers(), self, registry, clock);
         registry.addListener(cache);
-        registry.addListener(selfPreservation);
         registry.addListener(peers);
         this.checker = new ClusterChecker(registry, peers, clock, config.clusterCheck().repairGrace(),
                 config.delta().retention());

@@ -65,10 +65,11 @@ final class StartupSync {
         afterSync.run();
         boolean held = gate.open(sync.outcome(), config.waitWhenSyncEmpty(), config.defaultOpenForTrafficCount() > 0);
         if (restored > 0) {
-            selfPreservation.expectClients(restored);   // the restored clients are the ones expected to renew
+            selfPreservation.expectClients(0);   // the restored instances that were renewing count themselves
         } else if (!held) {
-            // Spring's openForTraffic(count): the copied instances, or defaultOpenForTrafficCount when none
-            selfPreservation.expectClients(sync.copied() > 0 ? sync.copied() : config.defaultOpenForTrafficCount());
+            // Spring's openForTraffic(count): the copied instances (which count themselves), or
+            // defaultOpenForTrafficCount when none
+            selfPreservation.expectClients(sync.copied() > 0 ? 0 : config.defaultOpenForTrafficCount());
         }
         selfPreservation.measureFrom(clock.instant());
         LOG.info("Muster: " + describe(sync, held));

@@ -2,8 +2,6 @@ package io.muster.eviction;
 
 import io.muster.config.ServerConfig.SelfPreservationConfig;
 import io.muster.registry.InstanceRegistry;
-import io.muster.registry.RegistryChange;
-import io.muster.registry.RegistryListener;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -11,21 +9,30 @@ import java.time.temporal.ChronoUnit;
 /**
  * Eureka's self-preservation: when renewals in the last minute fall to or below a threshold derived from the
  * number of clients expected to renew, the server assumes a network problem rather than mass death and stops
- * expiring leases.
+ * expiring leases. Eureka's arithmetic: threshold = (int) (expected x (60 / expected renewal interval) x
+ * renewalPercentThreshold).
  *
- * <p>The expected count starts at the number of instances copied at start-up (0 when alone) and moves on every
- * registration, cancellation and eviction, local or replicated. Departure from Spring Cloud, which starts at 1
- * and so shows the EMERGENCY banner on tiny clusters (spring-cloud-netflix#2407).
+ * <p>Departure from Eureka, so that no stranger can steer it: the expected clients are the instances that have
+ * renewed ({@link InstanceRegistry#renewingInstances}), not every registration: a registration that never renews
+ * (junk, or a client that died at once) does not raise the threshold and so cannot keep a dead instance listed;
+ * instances copied from a peer or restored from a snapshot were renewing there and count from the start. The
+ * renewals are counted per instance, at most what its interval allows in the minute
+ * ({@link InstanceRegistry#renewalsLastMinute}), so a flood of heartbeats for one instance cannot outweigh the
+ * silence of many and switch self-preservation off. Both are kept by the registry, so nothing here runs per
+ * heartbeat.
  *
- * <p>Thread safety: counters are changed under the registry's change lock (listener calls) or by the scheduler's
- * single thread; a private monitor makes each read-modify-write atomic and volatile fields publish the results.
+ * <p>On top of them, the operator's start-up figures (Spring's {@code expectedNumberOfClientsSendingRenews} and
+ * {@code defaultOpenForTrafficCount}, 0 by default; Spring starts at 1 and so shows the EMERGENCY banner on tiny
+ * clusters, spring-cloud-netflix#2407) are expected until the periodic update adopts the actual count, by
+ * Eureka's rule.
+ *
+ * <p>Thread safety: the configured part is changed by the deploying thread or the scheduler's single thread and
+ * published through a volatile field; the rest is read from the registry.
  */
-public final class SelfPreservation implements RegistryListener {
+public final class SelfPreservation {
     private final SelfPreservationConfig config;
     private final InstanceRegistry registry;
-    private final Object lock = new Object();
-    private volatile int expectedClients;
-    private volatile int threshold;
+    private volatile int configured;
     private volatile Instant measuringFrom;
 
     public SelfPreservation(SelfPreservationConfig config, InstanceRegistry registry) {
@@ -33,12 +40,12 @@ public final class SelfPreservation implements RegistryListener {
         this.registry = registry;
     }
 
-    /** At start-up: the instances copied from peers are the clients expected to renew. */
+    /**
+     * Clients expected on top of the instances that renew, from the operator's start-up settings; restored and
+     * copied instances count themselves.
+     */
     public void expectClients(int count) {
-        synchronized (lock) {
-            expectedClients = Math.max(0, count);
-            recompute();
-        }
+        configured = Math.max(0, count);
     }
 
     /**
@@ -61,49 +68,27 @@ public final class SelfPreservation implements RegistryListener {
         return now.isBefore(until) ? until : null;
     }
 
-    @Override
-    public void onChange(RegistryChange change) {
-        int delta = 0;
-        if (change instanceof RegistryChange.Registered r && r.isNew()) {
-            delta = 1;
-        } else if (change instanceof RegistryChange.Cancelled || change instanceof RegistryChange.Expired) {
-            delta = -1;
-        }
-        if (delta != 0) {
-            synchronized (lock) {
-                expectedClients = Math.max(0, expectedClients + delta);
-                recompute();
-            }
-        }
-    }
-
     /**
-     * The periodic correction (every 15 minutes by default): adopt the registry's actual size when it is larger
-     * than the share we would tolerate losing, or always when self-preservation is off.
+     * The periodic update (every 15 minutes by default), Eureka's rule: the actual count replaces the expected one
+     * when it is more than the share we would tolerate losing, or always when self-preservation is off. Only the
+     * configured start-up figure can make the two differ.
      */
     public void updateThreshold() {
-        int count = registry.size();
-        synchronized (lock) {
-            if (count > config.renewalPercentThreshold() * expectedClients || !config.enabled()) {
-                expectedClients = count;
-            }
-            recompute();
+        int actual = registry.renewingInstances();
+        if (actual > config.renewalPercentThreshold() * (actual + configured) || !config.enabled()) {
+            configured = 0;
         }
-    }
-
-    private void recompute() {
-        double perMinute = 60.0 / config.expectedClientRenewalInterval().toSeconds();
-        threshold = (int) (expectedClients * perMinute * config.renewalPercentThreshold());
     }
 
     /** Whether leases may expire now. */
     public boolean allowsExpiry() {
+        int threshold = threshold();
         return !config.enabled() || (threshold > 0 && registry.renewalsLastMinute() > threshold);
     }
 
     /** Renewals last minute at or below the threshold (what the dashboard's banner reports). */
     public boolean isBelowRenewalThreshold() {
-        return registry.renewalsLastMinute() <= threshold;
+        return registry.renewalsLastMinute() <= threshold();
     }
 
     public boolean isEnabled() {
@@ -111,10 +96,16 @@ public final class SelfPreservation implements RegistryListener {
     }
 
     public int expectedClients() {
-        return expectedClients;
+        return registry.renewingInstances() + configured;
+    }
+
+    /** Registered instances that have never renewed: listed, but not expected to renew. */
+    public int neverRenewed() {
+        return Math.max(0, registry.size() - registry.renewingInstances());
     }
 
     public int threshold() {
-        return threshold;
+        double perMinute = 60.0 / config.expectedClientRenewalInterval().toSeconds();
+        return (int) (expectedClients() * perMinute * config.renewalPercentThreshold());
     }
 }

@@ -4,6 +4,7 @@ import io.muster.config.ServerConfig.LimitsConfig;
 import io.muster.model.ActionType;
 import io.muster.model.InstanceInfo;
 import io.muster.model.InstanceStatus;
+import io.muster.model.LeaseInfo;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
@@ -45,6 +47,12 @@ public final class InstanceRegistry {
     private final RecentChanges recentChanges;
     private final ActivityLog activity = new ActivityLog(1000);
     private final RenewalRate renewals;
+    private final RenewalAllowance allowance;
+    /**
+     * Leases that have renewed ({@link Lease#hasRenewed}): moved inside the map's atomic updates, so it agrees
+     * with the leases without the heartbeat taking a lock.
+     */
+    private final AtomicInteger renewing = new AtomicInteger();
     private final List<RegistryListener> listeners = new CopyOnWriteArrayList<>();
     private final InstanceRules rules;
     private final RegistryViews views;
@@ -59,8 +67,19 @@ public final class InstanceRegistry {
         this(clock, deltaRetention, LimitsConfig.DEFAULT);
     }
 
+    /** A registry whose clients are expected to renew every 30 s (Eureka's default). */
     public InstanceRegistry(Clock clock, Duration deltaRetention, LimitsConfig limits) {
+        this(clock, deltaRetention, limits, Duration.ofSeconds(LeaseInfo.DEFAULT_RENEWAL_INTERVAL_SECS));
+    }
+
+    /**
+     * @param expectedRenewalInterval the interval self-preservation expects of every client: no instance's
+     *                                heartbeats count faster than that ({@link RenewalAllowance})
+     */
+    public InstanceRegistry(Clock clock, Duration deltaRetention, LimitsConfig limits,
+                            Duration expectedRenewalInterval) {
         this.clock = clock;
+        this.allowance = new RenewalAllowance(expectedRenewalInterval);
         this.rules = new InstanceRules(limits, clock);
         for (Refusal r : Refusal.values()) {
             refusals.put(r, new LongAdder());
@@ -156,8 +175,12 @@ public final class InstanceRegistry {
             if (status == InstanceStatus.UP) {
                 lease = lease.serviceUp(now);
             }
-            if (leases.put(id, lease) == null) {
+            if (existing == null) {
+                leases.put(id, lease);
                 instanceCount++;
+            } else {
+                // a registration again does not make a renewing instance new, nor restart its heartbeat allowance
+                replace(leases, id, lease);
             }
             weight += growth;
             record(now, stored, "REGISTERED");
@@ -190,11 +213,50 @@ public final class InstanceRegistry {
         try {
             register(instance, Origin.PEER);
             Map<String, Lease> leases = apps.get(instance.app());
-            leases.computeIfPresent(instance.id(), (id, l) -> new Lease(l.instance(), registeredAt, lastRenewedAt,
-                    l.duration(), serviceUpAt != null ? serviceUpAt : l.serviceUpAt()));
+            leases.computeIfPresent(instance.id(), (id, l) -> {
+                Lease restored = new Lease(l.instance(), registeredAt, lastRenewedAt, l.duration(),
+                        serviceUpAt != null ? serviceUpAt : l.serviceUpAt(), l.heartbeatMinute(),
+                        l.heartbeatsInMinute());
+                // the saved timestamps tell whether it was renewing before the restart
+                return lastRenewedAt.isAfter(registeredAt) ? markRenewing(restored, lastRenewedAt) : restored;
+            });
         } finally {
             changeLock.unlock();
         }
+    }
+
+    /**
+     * A peer's instance copied by a sync (start-up, or peers found later): registered as a peer's write and
+     * expected to renew, as Eureka's openForTraffic(count) expects every copied instance. The peer's lease
+     * timestamps cannot tell: its served registry may date from before the renewals (plain heartbeats change no
+     * cached answer).
+     */
+    public void copyFromPeer(InstanceInfo instance) {
+        changeLock.lock();   // reentrant: register takes it again; the lease is marked before anyone reads it
+        try {
+            register(instance, Origin.PEER);
+            Instant now = clock.instant();
+            apps.get(instance.app()).computeIfPresent(instance.id(), (id, l) -> markRenewing(l, now));
+        } finally {
+            changeLock.unlock();
+        }
+    }
+
+    /** Inside the map's atomic update of {@code lease}'s entry. */
+    private Lease markRenewing(Lease lease, Instant at) {
+        if (lease.hasRenewed()) {
+            return lease;
+        }
+        renewing.incrementAndGet();
+        return lease.renewingBefore(at);
+    }
+
+    /**
+     * Stores {@code edited} (made under the change lock) in place of the current lease, keeping the current
+     * heartbeat count: heartbeats change it without the lock, and a plain put could drop one or count one twice.
+     */
+    private Lease replace(Map<String, Lease> leases, String id, Lease edited) {
+        return leases.computeIfPresent(id, (k, current) -> edited.withHeartbeatsOf(current));
     }
 
     /**
@@ -256,21 +318,34 @@ public final class InstanceRegistry {
             return RenewOutcome.NOT_FOUND;     // e.g. after an override delete without value: re-register
         }
         Instant now = clock.instant();
+        int allowed = allowance.perMinute(lease.instance());
         Lease renewed = resolved == lease.instance().status()
-                ? leases.computeIfPresent(id, (k, l) -> l.renewed(now))
-                : renewWithStatus(leases, id, resolved, now, origin);
+                ? leases.computeIfPresent(id, (k, l) -> heartbeat(l, now, allowed))
+                : renewWithStatus(leases, id, resolved, now, origin, allowed);
         if (renewed == null) {
             return RenewOutcome.NOT_FOUND;     // cancelled while we looked
         }
-        renewals.increment();
+        if (renewed.heartbeatCounted(allowed)) {
+            renewals.increment(now);
+        } else {
+            renewals.notCounted(now);
+        }
         if (resolved == lease.instance().status()) {
             publish(new RegistryChange.Renewed(renewed.instance(), origin, 0));
         }
         return compareDirtyTimestamps(renewed.instance(), lastDirtyTimestamp, overriddenStatus, origin);
     }
 
+    /** Inside the map's atomic update of {@code lease}'s entry: the first heartbeat makes it an expected one. */
+    private Lease heartbeat(Lease lease, Instant now, int allowed) {
+        if (!lease.hasRenewed()) {
+            renewing.incrementAndGet();
+        }
+        return lease.heartbeat(now, allowed);
+    }
+
     private Lease renewWithStatus(Map<String, Lease> leases, String id, InstanceStatus status, Instant now,
-                                  Origin origin) {
+                                  Origin origin, int allowed) {
         changeLock.lock();
         try {
             Lease current = leases.get(id);
@@ -279,11 +354,10 @@ public final class InstanceRegistry {
             }
             InstanceInfo changed = current.instance().toBuilder().status(status).actionType(ActionType.MODIFIED)
                     .lastUpdatedTimestamp(now.toEpochMilli()).build();
-            Lease renewed = current.withInstance(changed).renewed(now);
-            if (status == InstanceStatus.UP) {
-                renewed = renewed.serviceUp(now);
-            }
-            leases.put(id, renewed);
+            Lease renewed = leases.computeIfPresent(id, (k, l) -> {
+                Lease r = heartbeat(l.withInstance(changed), now, allowed);
+                return status == InstanceStatus.UP ? r.serviceUp(now) : r;
+            });
             record(now, changed, "STATUS " + status);
             publish(new RegistryChange.Renewed(changed, origin, sequence));
             return renewed;
@@ -326,6 +400,9 @@ public final class InstanceRegistry {
                 return false;
             }
             instanceCount--;
+            if (removed.hasRenewed()) {
+                renewing.decrementAndGet();
+            }
             weight -= InstanceWeight.of(removed.instance());
             if (leases.isEmpty()) {
                 apps.remove(appName, leases);
@@ -387,13 +464,13 @@ public final class InstanceRegistry {
                 if (changed.status() == InstanceStatus.UP) {
                     lease = lease.serviceUp(now);
                 }
-                leases.put(id, lease);
+                replace(leases, id, lease);
                 record(now, changed, "STATUS " + changed.status());
                 boolean overrideSet = changed.overriddenStatus() != InstanceStatus.UNKNOWN;
                 publish(overrideSet ? new RegistryChange.StatusChanged(changed, origin, sequence)
                         : new RegistryChange.OverrideDeleted(changed, origin, sequence));
             } else {
-                leases.put(id, lease);
+                replace(leases, id, lease);
             }
             return true;
         } finally {
@@ -492,8 +569,22 @@ public final class InstanceRegistry {
         return apps.size();
     }
 
+    /** Renewals in the last whole minute, each instance counted at most its allowance ({@link RenewalAllowance}). */
     public long renewalsLastMinute() {
         return renewals.lastMinute();
+    }
+
+    /** Heartbeats in the last whole minute past their instance's allowance, left out of {@link #renewalsLastMinute}. */
+    public long renewalsNotCountedLastMinute() {
+        return renewals.notCountedLastMinute();
+    }
+
+    /**
+     * Instances that have renewed since they registered (here, or before a restart or sync brought them): the
+     * ones self-preservation expects to keep renewing. A registration that never renews is not among them.
+     */
+    public int renewingInstances() {
+        return renewing.get();
     }
 
     public Map<String, InstanceStatus> statusOverrides() {

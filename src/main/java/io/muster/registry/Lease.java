@@ -7,9 +7,18 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
-/** One registered instance with the timing that eviction and clients care about. Immutable. */
+/**
+ * One registered instance with the timing that eviction and clients care about. Immutable.
+ *
+ * @param heartbeatMinute   the wall-clock minute ({@link RenewalRate#minuteOf}) of the last heartbeat counted here,
+ *                          {@link #NEVER_RENEWED} until the instance renews: only an instance that renews is
+ *                          expected to renew (self-preservation's count)
+ * @param heartbeatsInMinute heartbeats seen in {@code heartbeatMinute}, saturating one past the instance's
+ *                          allowance, so the registry can tell whether the latest one still counted
+ */
 public record Lease(InstanceInfo instance, Instant registeredAt, Instant lastRenewedAt, Duration duration,
-                    Instant serviceUpAt) {
+                    Instant serviceUpAt, long heartbeatMinute, int heartbeatsInMinute) {
+    static final long NEVER_RENEWED = Long.MIN_VALUE;
 
     public Lease {
         Objects.requireNonNull(instance, "instance");
@@ -19,19 +28,52 @@ public record Lease(InstanceInfo instance, Instant registeredAt, Instant lastRen
     }
 
     static Lease fresh(InstanceInfo instance, Instant now, Instant serviceUpAt) {
-        return new Lease(instance, now, now, Duration.ofSeconds(instance.leaseInfo().durationInSecs()), serviceUpAt);
+        return new Lease(instance, now, now, Duration.ofSeconds(instance.leaseInfo().durationInSecs()), serviceUpAt,
+                NEVER_RENEWED, 0);
     }
 
+    /** Moves the expiry only: what a status update does (as in Eureka, it is not a heartbeat). */
     Lease renewed(Instant now) {
-        return new Lease(instance, registeredAt, now, duration, serviceUpAt);
+        return new Lease(instance, registeredAt, now, duration, serviceUpAt, heartbeatMinute, heartbeatsInMinute);
+    }
+
+    /** A heartbeat: moves the expiry and counts it against the instance's allowance for this minute. */
+    Lease heartbeat(Instant now, int allowedPerMinute) {
+        long minute = RenewalRate.minuteOf(now);
+        int seen = minute == heartbeatMinute ? Math.min(heartbeatsInMinute + 1, allowedPerMinute + 1) : 1;
+        return new Lease(instance, registeredAt, now, duration, serviceUpAt, minute, seen);
+    }
+
+    /** Whether the heartbeat that made this lease was within its allowance (asked right after {@link #heartbeat}). */
+    boolean heartbeatCounted(int allowedPerMinute) {
+        return heartbeatsInMinute <= allowedPerMinute;
+    }
+
+    /** Whether the instance has renewed (here, or before a restart or a sync brought it here). */
+    public boolean hasRenewed() {
+        return heartbeatMinute != NEVER_RENEWED;
+    }
+
+    /** Marks an instance that was renewing before it came here (a snapshot, a peer's registry) as renewing. */
+    Lease renewingBefore(Instant at) {
+        return hasRenewed() ? this : new Lease(instance, registeredAt, lastRenewedAt, duration, serviceUpAt,
+                RenewalRate.minuteOf(at), 0);
+    }
+
+    /** This lease with {@code current}'s heartbeat count, which heartbeats change without the registry's lock. */
+    Lease withHeartbeatsOf(Lease current) {
+        return new Lease(instance, registeredAt, lastRenewedAt, duration, serviceUpAt, current.heartbeatMinute,
+                current.heartbeatsInMinute);
     }
 
     Lease withInstance(InstanceInfo newInstance) {
-        return new Lease(newInstance, registeredAt, lastRenewedAt, duration, serviceUpAt);
+        return new Lease(newInstance, registeredAt, lastRenewedAt, duration, serviceUpAt, heartbeatMinute,
+                heartbeatsInMinute);
     }
 
     Lease serviceUp(Instant now) {
-        return serviceUpAt != null ? this : new Lease(instance, registeredAt, lastRenewedAt, duration, now);
+        return serviceUpAt != null ? this : new Lease(instance, registeredAt, lastRenewedAt, duration, now,
+                heartbeatMinute, heartbeatsInMinute);
     }
 
     /**

@@ -6,7 +6,6 @@ import io.muster.model.InstanceInfo;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.InvalidInstanceException;
 import io.muster.registry.RegistryFullException;
-import io.muster.registry.Origin;
 import io.muster.registry.TrafficGate.SyncOutcome;
 
 import java.io.IOException;
@@ -112,7 +111,7 @@ final class RegistrySync {
         for (Application app : apps.applications()) {
             for (InstanceInfo instance : app.instances()) {
                 try {
-                    registry.register(instance, Origin.PEER);
+                    registry.copyFromPeer(instance);
                     copied++;
                 } catch (InvalidInstanceException | RegistryFullException e) {
                     if (e instanceof InvalidInstanceException) {

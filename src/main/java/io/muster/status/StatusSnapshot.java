@@ -21,10 +21,12 @@ public record StatusSnapshot(Instant at, int instances, int applications, SelfPr
     /**
      * Renewals against the threshold.
      *
-     * @param measuringUntil when the renewal count first covers a whole minute since the start, or null if it does
+     * @param measuringUntil     when the renewal count first covers a whole minute since the start, or null if it does
+     * @param neverRenewed       instances registered but never renewed: not among the expected clients
+     * @param renewalsNotCounted heartbeats in the last minute past their instance's allowance: not renewals
      */
     public record SelfPreservationState(boolean enabled, int expectedClients, long renewalsLastMinute,
                                         int threshold, boolean allowsExpiry, boolean belowThreshold,
-                                        Instant measuringUntil) {
+                                        Instant measuringUntil, int neverRenewed, long renewalsNotCounted) {
     }
 }

@@ -49,7 +49,8 @@ public final class StatusSource {
         var sp = new StatusSnapshot.SelfPreservationState(selfPreservation.isEnabled(),
                 selfPreservation.expectedClients(), registry.renewalsLastMinute(), selfPreservation.threshold(),
                 selfPreservation.allowsExpiry(), selfPreservation.isBelowRenewalThreshold(),
-                selfPreservation.measuringUntil(now));
+                selfPreservation.measuringUntil(now), selfPreservation.neverRenewed(),
+                registry.renewalsNotCountedLastMinute());
         return new StatusSnapshot(now, registry.size(), registry.applicationCount(), sp, evictor.evictedTotal(),
                 registry.statusOverrides(), cache.stats(), peers.get(), Map.copyOf(refusals));
     }

@@ -269,6 +269,35 @@ class RegistryApiIT {
         assertThat(doc.body()).contains("\"renewalThreshold\"", "\"leaseExpirationEnabled\"", "\"reason\"");
     }
 
+    private int selfPreservationNumber(String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\":(\\d+)")
+                .matcher(http.get("api/status").body());
+        assertThat(m.find()).as(name).isTrue();
+        return Integer.parseInt(m.group(1));
+    }
+
+    @Test
+    void onlyInstancesThatRenewAreExpectedToRenew() {
+        int expected = selfPreservationNumber("expectedClients");
+        int never = selfPreservationNumber("neverRenewed");
+        for (int i = 0; i < 3; i++) {
+            register("JUNK", "junk-" + i);
+        }
+        register("RENEWING", "renewing-1");
+        for (int i = 0; i < 20; i++) {   // a flood: still one expected client
+            assertThat(http.put("apps/RENEWING/renewing-1").status()).isEqualTo(200);
+        }
+        assertThat(selfPreservationNumber("expectedClients")).isEqualTo(expected + 1);
+        assertThat(selfPreservationNumber("neverRenewed")).isEqualTo(never + 3);
+        assertThat(http.get("api/status").body()).contains("registered but never renewed are not expected");
+        for (int i = 0; i < 3; i++) {
+            assertThat(http.delete("apps/JUNK/junk-" + i).status()).isEqualTo(200);
+        }
+        assertThat(http.delete("apps/RENEWING/renewing-1").status()).isEqualTo(200);
+        assertThat(selfPreservationNumber("expectedClients")).isEqualTo(expected);
+        assertThat(selfPreservationNumber("neverRenewed")).isEqualTo(never);
+    }
+
     @Test
     void unknownPathIsAnEmpty404() {
         Reply r = http.get("no/such/thing");

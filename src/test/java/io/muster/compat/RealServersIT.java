@@ -81,10 +81,12 @@ class RealServersIT {
             largeFetchesGoBySendfile(eureka, base.resolve("work/Catalina/localhost/eureka/muster-bodies"));
             changesArriveAsEvents(eureka);
             rolesAreEnforced(eureka, "peer", "CHANGE-ME-peer", "admin", "CHANGE-ME-admin");
+            wrongPasswordsLockNobodyOut(eureka, "peer", "CHANGE-ME-peer");
             noSpellingGetsPastAccessControl(eureka, List.of(
                     new AttackMatrix.Caller("peer", eureka.as("peer", "CHANGE-ME-peer"), Set.of("eureka-peer")),
                     new AttackMatrix.Caller("admin", eureka.as("admin", "CHANGE-ME-admin"), Set.of("eureka-admin")),
-                    new AttackMatrix.Caller("client", eureka.as("client", "CHANGE-ME-client"), Set.of("eureka-client")),
+                    new AttackMatrix.Caller("client", eureka.as("client-orders", "CHANGE-ME-client-orders"),
+                            Set.of("eureka-client")),
                     new AttackMatrix.Caller("no role", eureka.as("nobody", "nobody-pw"), Set.of("staff"))));
 
             assertThat(manager.get("stop?path=/eureka").body()).startsWith("OK");
@@ -164,6 +166,7 @@ class RealServersIT {
             roundTrip("payara", eureka.baseUrl());
             changesArriveAsEvents(eureka);
             rolesAreEnforced(eureka, "peer", "peer-secret", "admin", "admin-secret");
+            wrongPasswordsLockNobodyOut(eureka, "peer", "peer-secret");
             noSpellingGetsPastAccessControl(eureka, List.of(
                     new AttackMatrix.Caller("peer", eureka.as("peer", "peer-secret"), Set.of("eureka-peer")),
                     new AttackMatrix.Caller("admin", eureka.as("admin", "admin-secret"), Set.of("eureka-admin"))));
@@ -257,6 +260,25 @@ class RealServersIT {
                 .isEqualTo(404);
         assertThat(eureka.send("PUT", "apps/NOBODY/x/status?value=DOWN", null, "x-netflix-discovery-replication",
                 "true").status()).isEqualTo(401);
+    }
+
+    /**
+     * More wrong passwords for the shared peer user than Tomcat's default LockOutRealm allows (5), from a caller
+     * without credentials of its own, and then the real peer's heartbeat still goes through: the realm set up from
+     * server-config/ locks no user out, so a stranger cannot cut the peers (or, with clientAuthRequired, the
+     * clients, whose realm is the same) off the registry.
+     */
+    private static void wrongPasswordsLockNobodyOut(Http eureka, String peer, String peerPassword) {
+        assertThat(eureka.postJson("apps/LOCKOUT", Http.instanceJson("LOCKOUT", "lockout-1", "UP", 1000)).status())
+                .isEqualTo(204);
+        for (int i = 0; i < 6; i++) {
+            assertThat(eureka.as(peer, "wrong-" + i).send("PUT", "apps/LOCKOUT/lockout-1", null,
+                    "x-netflix-discovery-replication", "true").status()).isEqualTo(401);
+        }
+        assertThat(eureka.as(peer, peerPassword).send("PUT", "apps/LOCKOUT/lockout-1", null,
+                "x-netflix-discovery-replication", "true").status())
+                .as("the peer's heartbeat after a stranger's wrong passwords").isEqualTo(200);
+        assertThat(eureka.delete("apps/LOCKOUT/lockout-1").status()).isEqualTo(200);
     }
 
     /**

@@ -24,7 +24,6 @@ class EvictionTest {
     private SelfPreservation selfPreservation(boolean enabled) {
         SelfPreservation sp = new SelfPreservation(new SelfPreservationConfig(enabled, 0.85, Duration.ofSeconds(30),
                 Duration.ofMinutes(15)), registry);
-        registry.addListener(sp);
         sp.expectClients(0);
         return sp;
     }
@@ -52,10 +51,14 @@ class EvictionTest {
     }
 
     @Test
-    void thresholdFollowsRegistrationsCancellationsAndEvictions() {
+    void theExpectedClientsAreTheInstancesThatRenewedAndFollowCancellationsAndEvictions() {
         SelfPreservation sp = selfPreservation(true);
         registerAll(10);
+        assertThat(sp.expectedClients()).as("registered, not yet renewed").isZero();
+        assertThat(sp.neverRenewed()).isEqualTo(10);
+        minuteOfRenewals(10, Set.of());
         assertThat(sp.expectedClients()).isEqualTo(10);
+        assertThat(sp.neverRenewed()).isZero();
         assertThat(sp.threshold()).isEqualTo((int) (10 * 2 * 0.85));
         registry.cancel("APP0", "i-0", Origin.CLIENT);
         assertThat(sp.threshold()).isEqualTo((int) (9 * 2 * 0.85));
@@ -63,6 +66,101 @@ class EvictionTest {
         assertThat(sp.expectedClients()).isEqualTo(8);
         registry.register(Instances.up("APP2", "i-2"), Origin.CLIENT);   // a re-registration is not a new client
         assertThat(sp.expectedClients()).isEqualTo(8);
+    }
+
+    /** The case: 11 clients renew, 3 junk registrations never do, and one client dies. */
+    @Test
+    void junkRegistrationsThatNeverRenewDoNotKeepADeadInstanceListed() {
+        SelfPreservation sp = selfPreservation(true);
+        registerAll(11);
+        for (int j = 0; j < 3; j++) {
+            registry.register(Instances.up("JUNK", "junk-" + j), Origin.CLIENT);
+        }
+        Evictor evictor = evictor(sp, 5);
+        minuteOfRenewals(11, Set.of());
+        Set<Integer> dead = Set.of(4);
+        minuteOfRenewals(11, dead);
+        minuteOfRenewals(11, dead);
+        // counting the junk, 14 expected would give a threshold of 23 against 20 renewals: expiry stopped
+        assertThat(sp.expectedClients()).isEqualTo(11);
+        assertThat(sp.threshold()).isEqualTo((int) (11 * 2 * 0.85));
+        assertThat(registry.renewalsLastMinute()).isEqualTo(20);
+        assertThat(sp.allowsExpiry()).isTrue();
+        int evicted = evictor.run() + evictor.run();
+        assertThat(registry.views().lease("APP1", "i-4")).as("the dead client is gone").isEmpty();
+        assertThat(evicted).as("it and the junk, 3 per pass").isEqualTo(4);
+    }
+
+    /** The other case: a flood of heartbeats for one instance must not hide that many went silent. */
+    @Test
+    void aHeartbeatFloodFromOneClientCannotSwitchSelfPreservationOff() {
+        SelfPreservation sp = selfPreservation(true);
+        registerAll(12);
+        Evictor evictor = evictor(sp, 9);
+        minuteOfRenewals(12, Set.of());
+        Set<Integer> silent = Set.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10);   // a partition: only i-11 gets through
+        for (int minute = 0; minute < 2; minute++) {
+            for (int beat = 0; beat < 5_000; beat++) {
+                registry.renew("APP2", "i-11", null, null, Origin.CLIENT);
+            }
+            minuteOfRenewals(12, silent);
+        }
+        assertThat(registry.renewalsLastMinute()).as("i-11 counts as the 2 renewals its 30 s interval allows")
+                .isEqualTo(2);
+        assertThat(registry.renewalsNotCountedLastMinute()).isEqualTo(5_000);
+        assertThat(sp.threshold()).isEqualTo((int) (12 * 2 * 0.85));
+        assertThat(sp.allowsExpiry()).isFalse();
+        assertThat(evictor.run()).isZero();
+        assertThat(registry.size()).isEqualTo(12);
+    }
+
+    @Test
+    void anHonestClusterReachesEurekasThresholdAndExpiresWhatLapses() {
+        SelfPreservation sp = selfPreservation(true);
+        registerAll(100);
+        minuteOfRenewals(100, Set.of());
+        minuteOfRenewals(100, Set.of());
+        assertThat(sp.expectedClients()).isEqualTo(100);
+        assertThat(sp.threshold()).isEqualTo(170);
+        assertThat(registry.renewalsLastMinute()).as("nothing honest is capped").isEqualTo(200);
+        assertThat(registry.renewalsNotCountedLastMinute()).isZero();
+        assertThat(sp.allowsExpiry()).isTrue();
+    }
+
+    @Test
+    void selfPreservationEngagesWhenMostRenewingInstancesStopAtOnce() {
+        SelfPreservation sp = selfPreservation(true);
+        registerAll(40);
+        Evictor evictor = evictor(sp, 11);
+        minuteOfRenewals(40, Set.of());
+        Set<Integer> cutOff = new HashSet<>();
+        for (int i = 0; i < 30; i++) {
+            cutOff.add(i);
+        }
+        for (int minute = 0; minute < 5; minute++) {
+            minuteOfRenewals(40, cutOff);
+            assertThat(evictor.run()).as("minute " + minute).isZero();
+        }
+        assertThat(sp.expectedClients()).as("silent instances are still expected").isEqualTo(40);
+        assertThat(sp.allowsExpiry()).isFalse();
+        assertThat(registry.size()).isEqualTo(40);
+        minuteOfRenewals(40, Set.of());
+        assertThat(sp.allowsExpiry()).as("released when they come back").isTrue();
+    }
+
+    @Test
+    void theConfiguredStartUpFigureIsExpectedUntilThePeriodicUpdateAdoptsTheActualCount() {
+        SelfPreservation sp = selfPreservation(true);
+        sp.expectClients(5);
+        registerAll(2);
+        minuteOfRenewals(2, Set.of());
+        assertThat(sp.expectedClients()).isEqualTo(7);
+        sp.updateThreshold();
+        assertThat(sp.expectedClients()).as("2 is not more than 85 % of 7: kept, as Eureka does").isEqualTo(7);
+        registerAll(40);
+        minuteOfRenewals(40, Set.of());
+        sp.updateThreshold();
+        assertThat(sp.expectedClients()).isEqualTo(40);
     }
 
     @Test

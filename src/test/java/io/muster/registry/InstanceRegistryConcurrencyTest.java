@@ -157,4 +157,53 @@ class InstanceRegistryConcurrencyTest {
         writer.join();
         assertThat(deltas).isPositive();
     }
+
+    /**
+     * Heartbeats take no lock while registrations, status updates and cancellations of the same instances run under
+     * it: the count of renewing instances must still match the leases exactly (none dropped, none counted twice).
+     */
+    @Test
+    void theCountOfRenewingInstancesMatchesTheLeasesUnderConcurrentWrites() throws Exception {
+        int instances = 50;
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            futures.add(pool.submit(() -> {
+                start.await();
+                while (running.get()) {
+                    int i = ThreadLocalRandom.current().nextInt(instances);
+                    registry.renew("APP", "i-" + i, null, null, Origin.CLIENT);
+                }
+                return null;
+            }));
+        }
+        futures.add(pool.submit(() -> {
+            start.await();
+            for (int round = 0; round < 20_000; round++) {
+                String id = "i-" + ThreadLocalRandom.current().nextInt(instances);
+                switch (round % 4) {
+                    case 0 -> registry.register(Instances.up("APP", id), Origin.CLIENT);
+                    case 1 -> registry.statusUpdate("APP", id, InstanceStatus.OUT_OF_SERVICE, null, Origin.CLIENT);
+                    case 2 -> registry.deleteStatusOverride("APP", id, InstanceStatus.UP, null, Origin.CLIENT);
+                    default -> registry.cancel("APP", id, Origin.CLIENT);
+                }
+            }
+            running.set(false);
+            return null;
+        }));
+        start.countDown();
+        for (Future<?> f : futures) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        int renewed = 0;
+        for (int i = 0; i < instances; i++) {
+            if (registry.views().lease("APP", "i-" + i).map(Lease::hasRenewed).orElse(false)) {
+                renewed++;
+            }
+        }
+        assertThat(registry.renewingInstances()).isEqualTo(renewed);
+    }
 }

@@ -15,7 +15,7 @@ class RenewalRateTest {
 
     private void renew(int times) {
         for (int i = 0; i < times; i++) {
-            rate.increment();
+            rate.increment(clock.instant());
         }
     }
 

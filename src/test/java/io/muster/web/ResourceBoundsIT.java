@@ -123,7 +123,7 @@ class ResourceBoundsIT {
         assertThat(beyondShare.status()).as("beyond its share, told at once").isEqualTo(503);
         assertThat(beyondShare.body()).contains("largeWrites");
         assertThat(beyondShare.header("Retry-After")).isNotNull();
-        assertThat(http.getJson("apps/delta").status()).as("small answers are never refused").isEqualTo(200);
+        assertThat(http.getJson("apps/VICTIM").status()).as("small answers are never refused").isEqualTo(200);
         for (Socket s : sockets) {
             s.close();
         }
