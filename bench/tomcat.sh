@@ -11,7 +11,7 @@
 # (docBase pointing at WAR, so Muster is at /eureka) and the users of server-config/tomcat/tomcat-users-fragment.xml
 # (admin / CHANGE-ME-admin has eureka-admin). webapps/ROOT/floor.txt is a 16-byte static file served by Tomcat's
 # DefaultServlet: the container floor, GET /floor.txt on the same connector.
-# Heap: HEAP (default -Xms256m -Xmx1g, as the anchor). Tomcat's default access log valve is removed, since the
+# Heap: HEAP (default -Xms256m -Xmx1g, as the anchor); MUSTER_OPTS adds settings (-Deureka.server.x=y). Tomcat's default access log valve is removed, since the
 # anchor (Spring Boot's embedded Tomcat) logs no access either; ACCESS_LOG=1 keeps it.
 # Only the process started here is ever stopped, by its PID. Loopback only.
 
@@ -53,7 +53,7 @@ tomcat_start() {
     > "$base/conf/Catalina/localhost/eureka.xml"
   printf 'container floor\n' > "$base/webapps/ROOT/floor.txt"
   CATALINA_HOME="$home" CATALINA_BASE="$base" CATALINA_PID="" JAVA_OPTS="" \
-    CATALINA_OPTS="${HEAP:--Xms256m -Xmx1g}" "$home/bin/catalina.sh" run > "$base/logs/console.log" 2>&1 &
+    CATALINA_OPTS="${HEAP:--Xms256m -Xmx1g} ${MUSTER_OPTS:-}" "$home/bin/catalina.sh" run > "$base/logs/console.log" 2>&1 &
   tomcat_pid=$!
   tomcat_base="$base"
   for _ in $(seq 1 240); do

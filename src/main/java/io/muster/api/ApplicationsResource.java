@@ -1,12 +1,14 @@
 package io.muster.api;
 
 import io.muster.cache.CacheKey;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
@@ -59,7 +61,9 @@ public final class ApplicationsResource {
     public Response register(@PathParam("app") String app, InputStream body,
                              @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
                              @HeaderParam(HttpHeaders.CONTENT_ENCODING) String contentEncoding,
-                             @HeaderParam(Origins.REPLICATION_HEADER) String replication) {
-        return api.writes().register(app, body, contentType, contentEncoding, Origins.of(replication)).toResponse();
+                             @HeaderParam(Origins.REPLICATION_HEADER) String replication,
+                             @Context HttpServletRequest request) {
+        return api.writes().register(app, body, contentType, contentEncoding, Origins.of(replication),
+                request.getRemoteAddr()).toResponse();
     }
 }

@@ -48,6 +48,12 @@ public final class InstanceWrites {
     /** Registers an instance: 204 as Eureka answers (Java clients count nothing else as success). */
     public Reply register(String app, InputStream body, String contentType, String contentEncoding,
                           Origin origin) {
+        return register(app, body, contentType, contentEncoding, origin, null);
+    }
+
+    /** {@link #register(String, InputStream, String, String, Origin)} from a client at address {@code client}. */
+    public Reply register(String app, InputStream body, String contentType, String contentEncoding,
+                          Origin origin, String client) {
         var format = RequestBodies.format(contentType);
         byte[] bytes = RequestBodies.read(body, contentEncoding);
         InstanceInfo info;
@@ -56,7 +62,7 @@ public final class InstanceWrites {
         } catch (WireFormatException e) {
             throw Problem.badRequest(e.getMessage());
         }
-        return register(appName(app), info, origin).toReply(null);
+        return register(appName(app), info, origin, client).toReply(null);
     }
 
     /**
@@ -66,16 +72,25 @@ public final class InstanceWrites {
      * node that missed its copy is not a new instance, and must not be turned away while the cluster holds it.
      */
     WriteResult register(String appName, InstanceInfo info, Origin origin) {
+        return register(appName, info, origin, null);
+    }
+
+    /** @param client the address of the client that sent it, whose share of the heap it counts against */
+    WriteResult register(String appName, InstanceInfo info, Origin origin, String client) {
         if (!isBlank(info.app()) && !appName.equals(info.app())) {
             throw Problem.badRequest("Mismatched appName, expecting " + appName + " but was " + info.app());
         }
         try {
-            registry.register(info, origin);
+            if (origin == Origin.CLIENT && client != null) {
+                registry.register(info, client);
+            } else {
+                registry.register(info, origin);
+            }
         } catch (RegistryFullException e) {
             if (origin == Origin.PEER || !e.reason().countsInstances() || !peers.anyPeerHolds(appName, info.id())) {
                 throw e;
             }
-            registry.registerHeldByPeer(info, e.reason());
+            registry.registerHeldByPeer(info, e.reason(), client);
         }
         return WriteResult.REGISTERED;
     }

@@ -180,7 +180,17 @@ public final class ConfigLoader {
                 minLease, maxLease,
                 integer(d.maxInstances(), 1, "maxInstances"),
                 integer(d.maxInstancesPerApp(), 1, "maxInstancesPerApp"),
-                ServerConfig.LimitsConfig.heapShare(heapPercent));
+                ServerConfig.LimitsConfig.heapShare(heapPercent),
+                percent(ServerConfig.LimitsConfig.DEFAULT_APP_HEAP_PERCENT, "maxAppHeapPercent"),
+                percent(ServerConfig.LimitsConfig.DEFAULT_CLIENT_HEAP_PERCENT, "maxClientHeapPercent"));
+    }
+
+    private int percent(int fallback, String key) {
+        int p = integer(fallback, 1, key);
+        if (p > 100) {
+            problems.add("eureka.server." + key + "=" + p + " is a share of maxRegistryHeapPercent (at most 100)");
+        }
+        return p;
     }
 
     /**

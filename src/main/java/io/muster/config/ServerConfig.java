@@ -44,16 +44,44 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
     /**
      * Bounds on what one write may store and on the registry as a whole, so memory stays bounded whatever clients
      * and peers send. Field lengths count UTF-16 chars; metadata bytes count UTF-8 bytes of keys and values. Each
-     * limit applies separately to an instance's metadata and to its dataCenterInfo metadata.
+     * limit applies separately to an instance's metadata and to its dataCenterInfo metadata. Of the instances' heap
+     * ({@code maxRegistryBytes}), one application may take {@code appHeapPercent} and the instances one client
+     * address registered {@code clientHeapPercent}.
      */
     public record LimitsConfig(int maxFieldLength, int maxUrlLength, int maxMetadataEntries, int maxMetadataBytes,
                                int minLeaseDurationSeconds, int maxLeaseDurationSeconds, int maxInstances,
-                               int maxInstancesPerApp, long maxRegistryBytes) {
+                               int maxInstancesPerApp, long maxRegistryBytes, int appHeapPercent,
+                               int clientHeapPercent) {
         /** {@code eureka.server.maxRegistryHeapPercent} by default: the share of the heap instances may take. */
         public static final int DEFAULT_REGISTRY_HEAP_PERCENT = 60;
+        public static final int DEFAULT_APP_HEAP_PERCENT = 50;
+        public static final int DEFAULT_CLIENT_HEAP_PERCENT = 25;
         /** The defaults, also documented in server-config/eureka-server.properties. */
         public static final LimitsConfig DEFAULT = new LimitsConfig(256, 1024, 64, 4096, 1, 3600, 1_000_000, 5_000,
-                heapShare(DEFAULT_REGISTRY_HEAP_PERCENT));
+                heapShare(DEFAULT_REGISTRY_HEAP_PERCENT), DEFAULT_APP_HEAP_PERCENT, DEFAULT_CLIENT_HEAP_PERCENT);
+
+        /** Limits without shares of the heap per application or client (for tests of the other limits). */
+        public LimitsConfig(int maxFieldLength, int maxUrlLength, int maxMetadataEntries, int maxMetadataBytes,
+                            int minLeaseDurationSeconds, int maxLeaseDurationSeconds, int maxInstances,
+                            int maxInstancesPerApp, long maxRegistryBytes) {
+            this(maxFieldLength, maxUrlLength, maxMetadataEntries, maxMetadataBytes, minLeaseDurationSeconds,
+                    maxLeaseDurationSeconds, maxInstances, maxInstancesPerApp, maxRegistryBytes, 100, 100);
+        }
+
+        /** The most estimated heap one application's instances may take. */
+        public long maxAppBytes() {
+            return share(appHeapPercent);
+        }
+
+        /** The most estimated heap the instances registered from one client address may take. */
+        public long maxClientBytes() {
+            return share(clientHeapPercent);
+        }
+
+        private long share(int percent) {
+            return percent >= 100 || maxRegistryBytes == Long.MAX_VALUE ? Long.MAX_VALUE
+                    : maxRegistryBytes * percent / 100;
+        }
 
         /** Limits without a memory cap beyond the instance counts (for tests of the other limits). */
         public LimitsConfig(int maxFieldLength, int maxUrlLength, int maxMetadataEntries, int maxMetadataBytes,

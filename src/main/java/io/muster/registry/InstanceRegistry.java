@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -61,6 +62,8 @@ public final class InstanceRegistry {
     private int instanceCount;      // guarded by changeLock
     /** The instances' estimated heap ({@link InstanceWeight}), guarded by changeLock. */
     private long weight;
+    /** Each application's and each client address's part of {@link #weight}; under changeLock. */
+    private final HeapShares shares;
 
     /** A registry with the default limits. */
     public InstanceRegistry(Clock clock, Duration deltaRetention) {
@@ -81,6 +84,7 @@ public final class InstanceRegistry {
         this.clock = clock;
         this.allowance = new RenewalAllowance(expectedRenewalInterval);
         this.rules = new InstanceRules(limits, clock);
+        this.shares = new HeapShares(limits.maxAppBytes(), limits.maxClientBytes());
         for (Refusal r : Refusal.values()) {
             refusals.put(r, new LongAdder());
         }
@@ -106,7 +110,15 @@ public final class InstanceRegistry {
      *                                  past its share (a peer's: by more than a tenth); nothing changes
      */
     public void register(InstanceInfo registrant, Origin origin) {
-        register(registrant, origin, origin != Origin.PEER);
+        register(registrant, origin, origin != Origin.PEER, null);
+    }
+
+    /**
+     * {@link #register(InstanceInfo, Origin)} for a client's write from {@code client} (its address): the
+     * instances a client address registers may take only its share of the registry's heap.
+     */
+    public void register(InstanceInfo registrant, String client) {
+        register(registrant, Origin.CLIENT, true, client);
     }
 
     /**
@@ -117,8 +129,8 @@ public final class InstanceRegistry {
      * @param refused the count refusal this registration met first: taken back from the refusal counts once the
      *                registration went through
      */
-    public void registerHeldByPeer(InstanceInfo registrant, Refusal refused) {
-        register(registrant, Origin.CLIENT, false);
+    public void registerHeldByPeer(InstanceInfo registrant, Refusal refused, String client) {
+        register(registrant, Origin.CLIENT, false, client);
         refusals.get(refused).decrement();
     }
 
@@ -128,10 +140,10 @@ public final class InstanceRegistry {
      * from counting as a replica. Replicated like a client write.
      */
     public void registerOwnInstance(InstanceInfo registrant) {
-        register(registrant, Origin.CLIENT, false);
+        register(registrant, Origin.CLIENT, false, null);
     }
 
-    private void register(InstanceInfo registrant, Origin origin, boolean counted) {
+    private void register(InstanceInfo registrant, Origin origin, boolean counted, String client) {
         try {
             rules.check(registrant);
         } catch (InvalidInstanceException e) {
@@ -157,8 +169,21 @@ public final class InstanceRegistry {
                 incoming = origin == Origin.PEER ? existing.instance()
                         : incoming.toBuilder().lastDirtyTimestamp(DirtyTimestamps.after(storedDirty)).build();
             }
-            long growth = InstanceWeight.of(incoming) - (existing == null ? 0 : InstanceWeight.of(existing.instance()));
+            long before = existing == null ? 0 : InstanceWeight.of(existing.instance());
+            long growth = InstanceWeight.of(incoming) - before;
             checkHeap(growth, origin);
+            // the instance now counts for the client address that registered it last (a peer's copy for nobody)
+            String holder = origin == Origin.PEER ? null : client;
+            String previousHolder = existing == null ? null : existing.admittedBy();
+            long after = before + growth;
+            if (origin != Origin.PEER) {
+                RegistryFullException refused = shares.refusal(registrant.app(), growth, holder,
+                        Objects.equals(holder, previousHolder) ? growth : after);
+                if (refused != null) {
+                    refusals.get(refused.reason()).increment();
+                    throw refused;
+                }
+            }
             if (leases == null) {
                 leases = apps.computeIfAbsent(registrant.app(), a -> new ConcurrentHashMap<>());
             }
@@ -171,7 +196,7 @@ public final class InstanceRegistry {
                     .overriddenStatus(override.orElse(incoming.overriddenStatus()))
                     .status(status).actionType(ActionType.ADDED).lastUpdatedTimestamp(now.toEpochMilli())
                     .isCoordinatingDiscoveryServer(false).build();
-            Lease lease = Lease.fresh(stored, now, existing == null ? null : existing.serviceUpAt());
+            Lease lease = Lease.fresh(stored, now, existing == null ? null : existing.serviceUpAt(), holder);
             if (status == InstanceStatus.UP) {
                 lease = lease.serviceUp(now);
             }
@@ -183,6 +208,7 @@ public final class InstanceRegistry {
                 replace(leases, id, lease);
             }
             weight += growth;
+            shares.moved(registrant.app(), previousHolder, before, holder, after);
             record(now, stored, "REGISTERED");
             publish(new RegistryChange.Registered(stored, existing == null ? null : existing.instance(), origin,
                     sequence));
@@ -216,7 +242,7 @@ public final class InstanceRegistry {
             leases.computeIfPresent(instance.id(), (id, l) -> {
                 Lease restored = new Lease(l.instance(), registeredAt, lastRenewedAt, l.duration(),
                         serviceUpAt != null ? serviceUpAt : l.serviceUpAt(), l.heartbeatMinute(),
-                        l.heartbeatsInMinute());
+                        l.heartbeatsInMinute(), l.admittedBy());
                 // the saved timestamps tell whether it was renewing before the restart
                 return lastRenewedAt.isAfter(registeredAt) ? markRenewing(restored, lastRenewedAt) : restored;
             });
@@ -403,7 +429,9 @@ public final class InstanceRegistry {
             if (removed.hasRenewed()) {
                 renewing.decrementAndGet();
             }
-            weight -= InstanceWeight.of(removed.instance());
+            long removedWeight = InstanceWeight.of(removed.instance());
+            weight -= removedWeight;
+            shares.moved(appName, removed.admittedBy(), removedWeight, null, 0);
             if (leases.isEmpty()) {
                 apps.remove(appName, leases);
             }

@@ -15,9 +15,11 @@ import java.util.Objects;
  *                          expected to renew (self-preservation's count)
  * @param heartbeatsInMinute heartbeats seen in {@code heartbeatMinute}, saturating one past the instance's
  *                          allowance, so the registry can tell whether the latest one still counted
+ * @param admittedBy        the client address whose share of the heap the instance counts against, or null (a
+ *                          peer's copy, this node's own instance)
  */
 public record Lease(InstanceInfo instance, Instant registeredAt, Instant lastRenewedAt, Duration duration,
-                    Instant serviceUpAt, long heartbeatMinute, int heartbeatsInMinute) {
+                    Instant serviceUpAt, long heartbeatMinute, int heartbeatsInMinute, String admittedBy) {
     static final long NEVER_RENEWED = Long.MIN_VALUE;
 
     public Lease {
@@ -27,21 +29,22 @@ public record Lease(InstanceInfo instance, Instant registeredAt, Instant lastRen
         Objects.requireNonNull(duration, "duration");
     }
 
-    static Lease fresh(InstanceInfo instance, Instant now, Instant serviceUpAt) {
+    static Lease fresh(InstanceInfo instance, Instant now, Instant serviceUpAt, String admittedBy) {
         return new Lease(instance, now, now, Duration.ofSeconds(instance.leaseInfo().durationInSecs()), serviceUpAt,
-                NEVER_RENEWED, 0);
+                NEVER_RENEWED, 0, admittedBy);
     }
 
     /** Moves the expiry only: what a status update does (as in Eureka, it is not a heartbeat). */
     Lease renewed(Instant now) {
-        return new Lease(instance, registeredAt, now, duration, serviceUpAt, heartbeatMinute, heartbeatsInMinute);
+        return new Lease(instance, registeredAt, now, duration, serviceUpAt, heartbeatMinute, heartbeatsInMinute,
+                admittedBy);
     }
 
     /** A heartbeat: moves the expiry and counts it against the instance's allowance for this minute. */
     Lease heartbeat(Instant now, int allowedPerMinute) {
         long minute = RenewalRate.minuteOf(now);
         int seen = minute == heartbeatMinute ? Math.min(heartbeatsInMinute + 1, allowedPerMinute + 1) : 1;
-        return new Lease(instance, registeredAt, now, duration, serviceUpAt, minute, seen);
+        return new Lease(instance, registeredAt, now, duration, serviceUpAt, minute, seen, admittedBy);
     }
 
     /** Whether the heartbeat that made this lease was within its allowance (asked right after {@link #heartbeat}). */
@@ -57,23 +60,23 @@ public record Lease(InstanceInfo instance, Instant registeredAt, Instant lastRen
     /** Marks an instance that was renewing before it came here (a snapshot, a peer's registry) as renewing. */
     Lease renewingBefore(Instant at) {
         return hasRenewed() ? this : new Lease(instance, registeredAt, lastRenewedAt, duration, serviceUpAt,
-                RenewalRate.minuteOf(at), 0);
+                RenewalRate.minuteOf(at), 0, admittedBy);
     }
 
     /** This lease with {@code current}'s heartbeat count, which heartbeats change without the registry's lock. */
     Lease withHeartbeatsOf(Lease current) {
         return new Lease(instance, registeredAt, lastRenewedAt, duration, serviceUpAt, current.heartbeatMinute,
-                current.heartbeatsInMinute);
+                current.heartbeatsInMinute, admittedBy);
     }
 
     Lease withInstance(InstanceInfo newInstance) {
         return new Lease(newInstance, registeredAt, lastRenewedAt, duration, serviceUpAt, heartbeatMinute,
-                heartbeatsInMinute);
+                heartbeatsInMinute, admittedBy);
     }
 
     Lease serviceUp(Instant now) {
         return serviceUpAt != null ? this : new Lease(instance, registeredAt, lastRenewedAt, duration, now,
-                heartbeatMinute, heartbeatsInMinute);
+                heartbeatMinute, heartbeatsInMinute, admittedBy);
     }
 
     /**

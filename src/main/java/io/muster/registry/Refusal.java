@@ -24,7 +24,11 @@ public enum Refusal {
     /** {@code eureka.server.maxInstancesPerApp}. */
     MAX_INSTANCES_PER_APP,
     /** {@code eureka.server.maxRegistryHeapPercent}: the instances' estimated heap. */
-    MAX_REGISTRY_BYTES;
+    MAX_REGISTRY_BYTES,
+    /** {@code eureka.server.maxAppHeapPercent}: one application's share of that heap. */
+    MAX_APP_BYTES,
+    /** {@code eureka.server.maxClientHeapPercent}: one client address's share of that heap. */
+    MAX_CLIENT_BYTES;
 
     /** A cap on the number of instances (not on what an instance holds, nor on memory). */
     public boolean countsInstances() {

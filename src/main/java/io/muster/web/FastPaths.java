@@ -30,7 +30,8 @@ final class FastPaths {
                     QueryString.first(req.getQueryString(), "overriddenstatus"), Origins.of(req.getHeader(Origins.REPLICATION_HEADER)),
                     req.getHeader("Accept"));
             case REGISTER -> api.writes().register(route.app(), req.getInputStream(), req.getContentType(),
-                    req.getHeader("Content-Encoding"), Origins.of(req.getHeader(Origins.REPLICATION_HEADER)));
+                    req.getHeader("Content-Encoding"), Origins.of(req.getHeader(Origins.REPLICATION_HEADER)),
+                    req.getRemoteAddr());
             case CANCEL -> api.writes().cancel(route.app(), route.id(),
                     Origins.of(req.getHeader(Origins.REPLICATION_HEADER)));
             case FULL_REGISTRY -> fetch(CacheKey.Entity.ALL_APPS, "", QueryString.first(req.getQueryString(), "regions"), req);

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class LeaseTest {
     private final Instant t0 = Instant.ofEpochMilli(1_000_000);
-    private final Lease lease = Lease.fresh(Instances.up("APP", "i-1"), t0, null);
+    private final Lease lease = Lease.fresh(Instances.up("APP", "i-1"), t0, null, null);
 
     // Departure from Eureka: its lease lapses about 2x the duration after the last renewal. Ours: exactly 1x.
     @Test

@@ -193,4 +193,53 @@ class RegistryLimitsTest {
                 .metadata(Map.of("k", "v".repeat(1000))).build());
         assertThat(bigger - ordinary).isGreaterThanOrEqualTo(1000);
     }
+
+    /** A registry capped at ten ordinary instances' heap, with the default shares of it per app and per client. */
+    private InstanceRegistry sharedBetween(long one) {
+        LimitsConfig d = LimitsConfig.DEFAULT;
+        return new InstanceRegistry(clock, Duration.ofMinutes(3), new LimitsConfig(d.maxFieldLength(),
+                d.maxUrlLength(), d.maxMetadataEntries(), d.maxMetadataBytes(), 1, 3600, 1000, 1000, 10 * one,
+                LimitsConfig.DEFAULT_APP_HEAP_PERCENT, LimitsConfig.DEFAULT_CLIENT_HEAP_PERCENT));
+    }
+
+    @Test
+    void oneClientAddressFillingTheRegistryLeavesRoomForEveryOtherClient() {
+        long one = InstanceWeight.of(small("A", "i-0").build());
+        InstanceRegistry shared = sharedBetween(one);
+        int admitted = 0;
+        for (int i = 0; i < 10; i++) {
+            try {
+                shared.register(small("JUNK" + i, "j-" + i).build(), "10.6.6.6");
+                admitted++;
+            } catch (RegistryFullException e) {
+                assertThat(e.getMessage()).contains("10.6.6.6").contains("eureka.server.maxClientHeapPercent");
+                assertThat(e.reason()).isEqualTo(Refusal.MAX_CLIENT_BYTES);
+            }
+        }
+        assertThat(admitted).as("a quarter of the budget").isEqualTo(2);
+        for (int i = 0; i < 6; i++) {
+            shared.register(small("LEGIT" + i, "l-" + i).build(), "10.0.0." + i);
+        }
+        assertThat(shared.size()).isEqualTo(8);
+        shared.register(small("JUNK0", "j-0").status(io.muster.model.InstanceStatus.DOWN).build(), "10.6.6.6");
+        shared.cancel("JUNK0", "j-0", Origin.CLIENT);
+        shared.register(small("JUNK9", "j-9").build(), "10.6.6.6");
+        assertThat(shared.size()).as("a cancel gives the share back").isEqualTo(8);
+    }
+
+    @Test
+    void oneApplicationMayTakeHalfTheRegistryWhoeverRegistersIt() {
+        long one = InstanceWeight.of(small("BIG", "b-0").build());
+        InstanceRegistry shared = sharedBetween(one);
+        for (int i = 0; i < 5; i++) {
+            shared.register(small("BIG", "b-" + i).build(), "10.0.1." + i);
+        }
+        assertThatThrownBy(() -> shared.register(small("BIG", "b-5").build(), "10.0.1.9"))
+                .isInstanceOf(RegistryFullException.class).hasMessageContaining("eureka.server.maxAppHeapPercent");
+        assertThat(shared.refusals(Refusal.MAX_APP_BYTES)).isEqualTo(1);
+        shared.register(small("BIG", "b-5").build(), Origin.PEER);
+        assertThat(shared.size()).as("a peer's write is counted, never refused").isEqualTo(6);
+        shared.register(small("OTHER", "o-1").build(), "10.0.2.1");
+        assertThat(shared.views().instance("OTHER", "o-1")).isPresent();
+    }
 }
