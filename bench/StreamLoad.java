@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *        [--rest-seconds 20]
  * </pre>
  * Prints one line {@code RESULT {json}}. Loopback only; it opens N sockets, so the server's stream cap
- * ({@code eureka.server.changes.maxOpen}, default 2000) must allow N.
+ * ({@code eureka.server.changes.maxOpen}, default 2000, and {@code changes.maxOpenPerClient}, default 100: every
+ * stream here comes from one address) must allow N.
  */
 public final class StreamLoad {
     public static void main(String[] args) throws Exception {

@@ -61,8 +61,8 @@ else
   [ -f "$war" ] || mvn -q -B -DskipTests package
   label="Tomcat $(basename "$(tomcat_home)" | sed 's/apache-tomcat-//')"
   admin="admin:CHANGE-ME-admin"
-  # every load comes from this one machine: lift the per-client share of the heap that protects real clusters
-  HEAP="$heap" MUSTER_OPTS="${MUSTER_OPTS:--Deureka.server.maxClientHeapPercent=100}" tomcat_start "$war" "$mport"
+  # every load comes from this one machine: lift the per-client shares that protect real clusters
+  HEAP="$heap" MUSTER_OPTS="${MUSTER_OPTS:--Deureka.server.maxClientHeapPercent=100 -Deureka.server.largeWrites.maxOpenPerClient=1000 -Deureka.server.changes.maxOpenPerClient=2000}" tomcat_start "$war" "$mport"
   muster_log="$tomcat_base/logs"
   mpid=$tomcat_pid
 fi
