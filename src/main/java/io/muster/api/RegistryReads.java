@@ -84,8 +84,13 @@ public final class RegistryReads {
         Map<String, String> headers = !regional ? (gzip ? GZIP : PLAIN)
                 : gzip ? Map.of("Vary", VARY, "Content-Encoding", "gzip", INDEX_HEADER, builtFrom)
                 : Map.of("Vary", VARY, INDEX_HEADER, builtFrom);
-        return new Reply(200, cacheKey.format().mediaType(), gzip ? cache.gzipped(cacheKey, payload) : payload.bytes(),
-                headers);
+        byte[] body = gzip ? cache.gzipped(cacheKey, payload) : cache.plain(payload);
+        if (body == null) {
+            return Reply.text(503, "the registry is too large to send uncompressed now (" + payload.length() / 1024
+                    + " KB; the heap is near its limit): ask with Accept-Encoding: gzip, or again later")
+                    .withHeaders(Map.of("Retry-After", "10"));
+        }
+        return new Reply(200, cacheKey.format().mediaType(), body, headers);
     }
 
     /** The registry's change sequence now: a blocking fetch waits until it passes the client's index. */

@@ -118,7 +118,8 @@ public final class StatusReport {
         ResponseCache.Stats stats = snapshot.responseCache();
         d.put("responseCache", Map.of("hits", stats.hits(), "misses", stats.misses(), "builds", stats.builds(),
                 "buildMillis", stats.buildNanos() / 1_000_000, "readOnlyEntries", stats.readOnlyEntries(),
-                "readWriteEntries", stats.readWriteEntries(), "stamps", stats.stamps()));
+                "readWriteEntries", stats.readWriteEntries(), "stamps", stats.stamps(),
+                "plainRefused", stats.plainRefused()));
         d.put("peers", snapshot.peers().stream().map(StatusReport::peer).toList());
         d.put("remoteRegions", remoteRegions.get().stream().map(r -> region(r, now)).toList());
         d.put("settings", settings);

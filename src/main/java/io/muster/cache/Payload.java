@@ -62,6 +62,16 @@ public final class Payload {
         return length == 0;
     }
 
+    /** Whether the plain bytes are made already (they are made whole on first use of a segmented payload). */
+    boolean hasPlainBytes() {
+        return bytes != null;
+    }
+
+    /** The length of the plain bytes. */
+    public long length() {
+        return length;
+    }
+
     /** The plain bytes. Callers must not modify the array. */
     public byte[] bytes() {
         byte[] b = bytes;

@@ -102,6 +102,8 @@ public final class ResponseCache implements RegistryListener {
     private final LongAdder misses = new LongAdder();
     private final LongAdder builds = new LongAdder();
     private final LongAdder buildNanos = new LongAdder();
+    private final HeapHeadroom headroom = new HeapHeadroom();
+    private final LongAdder plainRefused = new LongAdder();
     /** Per-instance fragments that rebuilds assemble payloads from instead of re-encoding every instance. */
     private final FragmentCodec codec;
     /** Per-application segments of the local full registry and delta, rebuilt where they changed. */
@@ -342,6 +344,18 @@ public final class ResponseCache implements RegistryListener {
         return payload.gzipped();
     }
 
+    /**
+     * The plain bytes of a payload, or null when making them now would not fit in the heap ({@link HeapHeadroom}):
+     * the caller answers 503 rather than risk an OutOfMemoryError on a request thread.
+     */
+    public byte[] plain(Payload payload) {
+        if (!payload.hasPlainBytes() && !headroom.allows(payload.length())) {
+            plainRefused.increment();
+            return null;
+        }
+        return payload.bytes();
+    }
+
     private byte[] encode(CacheKey key, io.muster.model.Applications apps) {
         return codec.encode(key.format(), apps, key.detail());
     }
@@ -371,7 +385,7 @@ public final class ResponseCache implements RegistryListener {
 
     public Stats stats() {
         return new Stats(hits.sum(), misses.sum(), builds.sum(), buildNanos.sum(), readOnly.size(),
-                readWrite.size() + absent.size(), stamps.size());
+                readWrite.size() + absent.size(), stamps.size(), plainRefused.sum());
     }
 
     /**
@@ -379,8 +393,9 @@ public final class ResponseCache implements RegistryListener {
      *
      * @param readWriteEntries the read-write tier's entries plus the "not found" answers kept
      * @param stamps           targets with a change stamp of their own
+     * @param plainRefused     plain fetches answered 503 because their bytes would not have fit in the heap
      */
     public record Stats(long hits, long misses, long builds, long buildNanos, int readOnlyEntries,
-                        long readWriteEntries, int stamps) {
+                        long readWriteEntries, int stamps, long plainRefused) {
     }
 }
