@@ -43,6 +43,12 @@ if [ -n "${CLIENT_USERS:-}" ]; then
   done
 fi
 
+# A fixed socket write buffer bounds Grizzly's write queue at four buffers per connection: with Payara's default
+# (none), a client that never reads makes the server queue its whole answer (megabytes) in the heap.
+"$asadmin" "${opts[@]}" set \
+    configs.config.server-config.network-config.transports.transport.tcp.socket-write-buffer-size=262144 \
+  || echo "WARNING: could not set the tcp transport's socket-write-buffer-size; slow readers will cost heap" >&2
+
 "$asadmin" "${opts[@]}" deploy --force=true --name eureka --contextroot eureka "$war"
 
 param() {   # param NAME VALUE
