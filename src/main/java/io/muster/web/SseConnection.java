@@ -30,6 +30,11 @@ final class SseConnection implements WriteListener, AsyncListener {
     private static final byte[] RESET = "event: reset\ndata: {}\n\n".getBytes(StandardCharsets.UTF_8);
     private static final byte[] HEARTBEAT = ": heartbeat\n\n".getBytes(StandardCharsets.UTF_8);
     private static final int BATCH = 256;
+    /**
+     * At most this much per write: a container that reports a connection ready takes a whole write however large
+     * (Payara queues it in the heap), so a large batch would let a client that reads nothing hold that much more.
+     */
+    private static final int MAX_CHUNK_BYTES = 64 * 1024;
     /** Longer than the containers' default write timeouts (Tomcat's connectionTimeout is 20 s). */
     static final long DROP_GRACE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
 
@@ -43,7 +48,8 @@ final class SseConnection implements WriteListener, AsyncListener {
     private boolean resetPending;
     private boolean needsFlush = true; // the headers and the retry hint go out at once
     private volatile boolean closed;
-    /** When it was dropped for falling behind (System.nanoTime), or 0; written on the dispatcher thread only. */
+    /** Dropped for falling behind, and when (System.nanoTime); written on the dispatcher thread only. */
+    private boolean dropped;
     private long droppedAt;
 
     /**
@@ -79,7 +85,7 @@ final class SseConnection implements WriteListener, AsyncListener {
         if (closed) {
             return;
         }
-        if (droppedAt != 0) {
+        if (dropped) {
             if (System.nanoTime() - droppedAt > DROP_GRACE_NANOS) {
                 close();
             }
@@ -88,7 +94,8 @@ final class SseConnection implements WriteListener, AsyncListener {
         try {
             if (!out.isReady()) {
                 if (log.lastId() - position > backlog) {
-                    droppedAt = Math.max(1, System.nanoTime());   // slow or stuck: no more events for it
+                    dropped = true;   // slow or stuck: no more events for it
+                    droppedAt = System.nanoTime();
                 }
                 return;
             }
@@ -102,13 +109,18 @@ final class SseConnection implements WriteListener, AsyncListener {
                 chunk.write(RESET);
                 position = log.lastId();
             } else {
+                boolean more = events.size() == BATCH;
                 for (ChangeEvent e : events) {
+                    if (chunk.size() >= MAX_CHUNK_BYTES) {
+                        more = true;
+                        break;
+                    }
                     if (e.matches(app, vip)) {
                         chunk.write(e.sse());
                     }
                     position = e.id();
                 }
-                if (events.size() == BATCH) {
+                if (more) {
                     wake.run();   // more to send: come back after the other streams had their turn
                 }
             }

@@ -161,10 +161,11 @@ class ResourceBoundsIT {
             }
         }
         assertThat(admitted).as("eureka.server.changes.maxOpenPerClient").isEqualTo(100);
-        // 2,000 changes of some 3 KB each: every stream falls more than its backlog (1,000) behind and is dropped
+        long before = heapAfterGc();
+        // 3,000 changes of some 3 KB each: every stream falls more than its backlog (1,000) behind and is dropped
         String big = "m".repeat(100);
         long deadline = System.currentTimeMillis() + 60_000;
-        for (int i = 0; i < 2_000; i++) {
+        for (int i = 0; i < 3_000; i++) {
             assertThat(http.put("apps/VICTIM/victim-1/metadata?k" + (i % 20) + "=" + big + i).status())
                     .isEqualTo(200);
             if (i % 100 == 0) {
@@ -172,11 +173,31 @@ class ResourceBoundsIT {
             }
             assertThat(System.currentTimeMillis()).isLessThan(deadline);
         }
-        for (int i = 0; i < 20; i++) {
+        // dropped streams are ended after their grace (30 s, past the write timeout): the share comes back
+        long freed = System.currentTimeMillis() + 75_000;
+        while (!streamOpens()) {
             assertHeartbeatIsPrompt();
-            Thread.sleep(250);
+            assertThat(System.currentTimeMillis()).as("the dropped streams' share comes back").isLessThan(freed);
+            Thread.sleep(500);
         }
         assertThat(http.get("health/live").status()).isEqualTo(200);
+        for (Socket s : sockets) {
+            s.close();
+        }
+        sockets.clear();
+        assertThat(heapAfterGc() - before).as("heap the dropped streams hold once their clients are gone")
+                .isLessThan(HELD_BOUND_BYTES / 2);
+    }
+
+    /** Whether a new stream from this address is admitted now (its status line only). */
+    private boolean streamOpens() throws IOException {
+        try (Socket s = new Socket("127.0.0.1", Integer.parseInt(PORT))) {
+            s.setSoTimeout(5_000);
+            s.getOutputStream().write("GET /bounds/api/changes HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            String line = new String(s.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+            return line.endsWith("200");
+        }
     }
 
     private void assertHeartbeatIsPrompt() {
