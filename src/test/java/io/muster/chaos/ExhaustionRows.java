@@ -1,0 +1,272 @@
+package io.muster.chaos;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.muster.chaos.AbuseRow.Check;
+import io.muster.testing.Http;
+
+import java.net.Socket;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The rows of issue 22 that try to exhaust the node: memory (response cache, a full registry, name churn), threads
+ * (clients that never read a large answer or a change stream) and the self-preservation switch. Counts are scaled
+ * down from the issue's so that the whole table runs in about ten minutes; each row says what it sent.
+ */
+final class ExhaustionRows {
+    /** Names of the issue's length: a request line just under Tomcat's 8 KB header limit. */
+    private static final String LONG = InstanceBodies.pad("-", 7000);
+    /** The 10 MB registry the slow readers ask for: 2,500 instances with 2.5 KB of metadata each. */
+    static final int BIG_INSTANCES = 2500;
+    private static final int BIG_APPS = 25;
+
+    private final AbuseTarget t;
+
+    ExhaustionRows(AbuseTarget t) {
+        this.t = t;
+    }
+
+    /** Every unknown name answered 404; the cache holds at most the bounded "not found" entries more than before. */
+    Check responseCache(long heapBeforeKb) throws InterruptedException {
+        JsonNode before = t.status().path("responseCache");
+        Duration limit = Duration.ofSeconds(45);
+        Flood.Outcome apps = Flood.run(2, 20_000, limit, i -> t.request("apps/U" + i + LONG).GET().build());
+        Flood.Outcome vips = Flood.run(2, 2_000, limit, i -> t.request("vips/v" + i + LONG).GET().build());
+        Flood.Outcome svips = Flood.run(2, 2_000, limit, i -> t.request("svips/s" + i + LONG).GET().build());
+        Flood.Outcome head = Flood.run(2, 2_000, limit, i -> t.request("apps/H" + i + LONG)
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+        Flood.Outcome compact = Flood.run(2, 2_000, limit, i -> t.request("apps/C" + i + LONG)
+                .header("X-Eureka-Accept", "compact").GET().build());
+        Thread.sleep(12_000);   // stamps of names nobody holds are pruned every 10 s
+        JsonNode after = t.status().path("responseCache");
+        long entriesBefore = before.path("readOnlyEntries").asLong() + before.path("readWriteEntries").asLong();
+        long entriesAfter = after.path("readOnlyEntries").asLong() + after.path("readWriteEntries").asLong();
+        // the "not found" cache holds 1,000 (ResponseCache.ABSENT_ENTRIES); counted in both tiers at worst
+        long bound = entriesBefore + 2 * 1_000 + 50;
+        boolean all404 = apps.all(404) && vips.all(404) && svips.all(404) && head.all(404) && compact.all(404);
+        boolean holds = all404 && entriesAfter <= bound
+                && after.path("stamps").asLong() <= before.path("stamps").asLong() + 1_050;
+        return new Check(String.format("%d GET /apps/<distinct 7,000-char name>, 2,000 each of /vips/x, /svips/x,"
+                        + " HEAD /apps/x, X-Eureka-Accept: compact, 2 keep-alive connections",
+                apps.sent()), String.format("404s: apps %d/%d, vips %d, svips %d, HEAD %d, compact %d; cache entries"
+                        + " read-only+read-write %d -> %d (bound %d), stamps %d -> %d, 12 s after", apps.count(404),
+                apps.sent(), vips.count(404), svips.count(404), head.count(404), compact.count(404), entriesBefore,
+                entriesAfter, bound, before.path("stamps").asLong(), after.path("stamps").asLong()), holds);
+    }
+
+    /** Outside the measured window: the registry the slow readers ask for. */
+    String registerBigRegistry() {
+        Flood.Outcome o = Flood.run(2, BIG_INSTANCES, Duration.ofSeconds(90), i -> t.request(
+                        "apps/BIG-" + i % BIG_APPS).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(InstanceBodies.withMetadata("BIG-" + i % BIG_APPS,
+                        "big-" + i, 10, 250))).build());
+        Http.Reply full = t.http.get("apps/");
+        return "registered " + o + "; GET /apps/ (XML) " + full.raw().length / 1024 + " KB";
+    }
+
+    void cancelBigRegistry() {
+        Flood.run(2, BIG_INSTANCES, Duration.ofSeconds(90), i -> t.request("apps/BIG-" + i % BIG_APPS + "/big-" + i)
+                .DELETE().build());
+    }
+
+    /**
+     * 200 blocking fetches answered at once (waitForChangeAfter=0) and 200 plain full fetches (sendfile on Tomcat),
+     * from sockets that read the status line and then nothing, held 20 s: /health/live must keep answering.
+     */
+    Check slowReadersOnFetch(long heapBeforeKb) throws Exception {
+        List<Socket> sockets = new ArrayList<>();
+        int[] live = new int[2];
+        try {
+            for (int i = 0; i < 400; i++) {
+                String path = t.path(i % 2 == 0 ? "apps/?waitForChangeAfter=0" : "apps/");
+                sockets.add(RawHttp.unread(t.node.port, RawHttp.head("GET", t.node.port, path,
+                        "Accept: application/xml\r\n")));
+            }
+            Map<String, Integer> codes = codesOf(sockets, Duration.ofSeconds(20));
+            holdWatchingLiveness(Duration.ofSeconds(20), live);
+            close(sockets);
+            Thread.sleep(1_000);
+            Http.Reply full = t.http.get("apps/");
+            boolean holds = live[1] == 0 && full.status() == 200 && full.raw().length > 1_000_000;
+            return new Check("200 GET /apps/?waitForChangeAfter=0 + 200 GET /apps/ (XML, registry "
+                    + full.raw().length / 1024 + " KB) on sockets that never read, held 20 s",
+                    "status lines " + codes + "; /health/live " + live[0] + " answered, " + live[1]
+                            + " failed while held; full fetch afterwards " + full.status(), holds);
+        } finally {
+            close(sockets);
+        }
+    }
+
+    /**
+     * 300 change streams that are never read (the per-client share is 100), then 2,000 changes on one bulky
+     * instance so every stream falls behind and is dropped; afterwards a new stream must be admitted again.
+     */
+    Check slowReadersOnChangeStream(long heapBeforeKb) throws Exception {
+        List<Socket> sockets = new ArrayList<>();
+        int[] live = new int[2];
+        try {
+            for (int i = 0; i < 300; i++) {
+                sockets.add(RawHttp.unread(t.node.port, RawHttp.head("GET", t.node.port, t.path("api/changes"),
+                        "Accept: text/event-stream\r\n")));
+            }
+            Map<String, Integer> codes = codesOf(sockets, Duration.ofSeconds(20));
+            Flood.Outcome changes = Flood.run(2, 2_000, Duration.ofSeconds(60), i -> t.request(
+                    "apps/BIG-0/big-0/metadata?version=" + i).PUT(HttpRequest.BodyPublishers.noBody()).build());
+            holdWatchingLiveness(Duration.ofSeconds(10), live);
+            close(sockets);
+            Thread.sleep(2_000);
+            Socket fresh = RawHttp.unread(t.node.port, RawHttp.head("GET", t.node.port, t.path("api/changes"),
+                    "Accept: text/event-stream\r\n"));
+            int freshCode = RawHttp.statusOf(fresh, Duration.ofSeconds(10));
+            RawHttp.closeQuietly(fresh);
+            int admitted = codes.getOrDefault("200", 0);
+            boolean holds = admitted <= 100 && codes.getOrDefault("503", 0) == 300 - admitted && changes.all(200)
+                    && live[1] == 0 && freshCode == 200;
+            return new Check("300 GET /api/changes never read, then " + changes.sent()
+                    + " metadata PUTs on an instance with 2.5 KB of metadata",
+                    "streams " + codes + "; changes " + changes.codes() + "; /health/live " + live[0] + " answered, "
+                            + live[1] + " failed; a new stream afterwards " + freshCode, holds);
+        } finally {
+            close(sockets);
+        }
+    }
+
+    /**
+     * One client registers maximum-size instances until the memory cap refuses it; then a new instance of another
+     * app, and full and delta fetches in plain JSON at the cap. Cancelled afterwards; cancelled instances stay in
+     * the delta for its retention (180 s), so the heap is followed until it is back within bound (at most 240 s).
+     */
+    Check fillRegistry(long heapBeforeKb) throws Exception {
+        int count = 9_000;
+        Flood.Outcome fill = Flood.run(2, count, Duration.ofSeconds(120), i -> t.request("apps/" + fillApp(i))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(InstanceBodies.maximum(fillApp(i), fillId(i)))).build());
+        Http.Reply more = t.http.postJson("apps/" + fillApp(0), InstanceBodies.maximum(fillApp(0), fillId(count)));
+        Http.Reply other = t.http.postJson("apps/NEWCOMER", InstanceBodies.plain("NEWCOMER", "newcomer-1"));
+        int instances = t.status().path("instances").asInt();
+        Http.Reply json = t.http.getJson("apps/");
+        Http.Reply delta = t.http.getJson("apps/delta");
+        int oom = t.logCount("OutOfMemoryError");
+        t.http.delete("apps/NEWCOMER/newcomer-1");
+        Flood.run(2, count, Duration.ofSeconds(120), i -> t.request("apps/" + fillApp(i) + "/" + fillId(i))
+                .DELETE().build());
+        long settled = -1;
+        long waited = 0;
+        for (long end = System.nanoTime() + Duration.ofSeconds(240).toNanos(); System.nanoTime() < end; ) {
+            Thread.sleep(30_000);
+            waited += 30;
+            settled = t.node.heapAfterGcKb();
+            if (settled >= 0 && settled - heapBeforeKb <= AbuseRow.MAX_HEAP_GROWTH_KB) {
+                break;
+            }
+        }
+        boolean refusedWithRetry = fill.count(503) > 0 && more.status() == 503 && more.header("Retry-After") != null;
+        boolean holds = refusedWithRetry && other.status() == 204 && json.status() == 200 && delta.status() == 200
+                && oom == 0;
+        return new Check(fill.sent() + " maximum-size registrations (~10 KB JSON each, " + count / 90
+                        + " apps) on 2 connections, then one of another app; JSON full and delta fetch at the cap",
+                String.format("fill %s; %d instances held; next from the filler %d (Retry-After %s); **new app's"
+                                + " registration %d**; JSON full %d (%d KB), delta %d; heap after GC %d MB %d s after"
+                                + " cancelling", fill.codes(), instances, more.status(), more.header("Retry-After"),
+                        other.status(), json.status(), json.raw().length / 1024, delta.status(), settled / 1024,
+                        waited), holds);
+    }
+
+    private static String fillApp(int i) {
+        return InstanceBodies.pad("FILL-" + i % 90 + "-", 250).toUpperCase();
+    }
+
+    private static String fillId(int i) {
+        return InstanceBodies.pad("fill-" + i + "-", 256);
+    }
+
+    /** Register and cancel instances whose app and VIP names (~250 characters) are all new. */
+    Check churnOfNames(long heapBeforeKb) {
+        int cycles = 10_000;
+        Flood.Outcome o = Flood.runSequences(2, cycles, Duration.ofSeconds(90), i -> {
+            String app = InstanceBodies.pad("CHURN-" + i + "-", 250).toUpperCase();
+            return List.of(t.request("apps/" + app).header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(InstanceBodies.plain(app, "c-" + i))).build(),
+                    t.request("apps/" + app + "/c-" + i).DELETE().build());
+        });
+        boolean holds = o.count(204) == o.sent() / 2 && o.count(200) == o.sent() / 2;
+        return new Check(o.sent() / 2 + " register+cancel cycles, each with a new ~250-char app and VIP name",
+                "answers " + o.codes() + " in " + o.took().toSeconds() + " s", holds);
+    }
+
+    /**
+     * 3 registrations that never renew must not raise what self-preservation expects; 5,000 heartbeats for one
+     * instance within one minute must count as that instance's allowance (2 a minute), not 5,000.
+     */
+    Check selfPreservation(long heapBeforeKb) throws InterruptedException {
+        JsonNode before = t.status().path("selfPreservation");
+        for (int i = 0; i < 3; i++) {
+            t.http.postJson("apps/JUNK", InstanceBodies.plain("JUNK", "junk-" + i));
+        }
+        t.http.postJson("apps/FLOODED", InstanceBodies.plain("FLOODED", "flooded-1"));
+        Thread.sleep(1_500);
+        JsonNode junk = t.status().path("selfPreservation");
+        // the whole flood inside one minute, read once that minute is the last whole one
+        while (Instant.now().getEpochSecond() % 60 > 45 || Instant.now().getEpochSecond() % 60 < 1) {
+            Thread.sleep(500);
+        }
+        long minute = Instant.now().getEpochSecond() / 60;
+        Flood.Outcome flood = Flood.run(2, 5_000, Duration.ofSeconds(12), i -> t.request("apps/FLOODED/flooded-1")
+                .PUT(HttpRequest.BodyPublishers.noBody()).build());
+        while (Instant.now().getEpochSecond() / 60 == minute || Instant.now().getEpochSecond() % 60 < 2) {
+            Thread.sleep(500);
+        }
+        JsonNode after = t.status().path("selfPreservation");
+        long expectedBefore = before.path("expectedClients").asLong();
+        long counted = after.path("renewalsLastMinute").asLong();
+        long notCounted = after.path("renewalsNotCounted").asLong();
+        long renewing = after.path("expectedClients").asLong();
+        boolean holds = junk.path("expectedClients").asLong() == expectedBefore
+                && junk.path("neverRenewed").asLong() >= before.path("neverRenewed").asLong() + 3
+                && counted <= 2 * renewing + 2 && notCounted >= flood.count(200) - 4 && flood.all(200);
+        for (int i = 0; i < 3; i++) {
+            t.http.delete("apps/JUNK/junk-" + i);
+        }
+        t.http.delete("apps/FLOODED/flooded-1");
+        return new Check("3 registrations that never renew; then " + flood.sent()
+                        + " heartbeats for one instance within a minute",
+                String.format("expected clients %d -> %d after the junk (never renewed %d -> %d); after the flood"
+                                + " (%s): counted renewals in the last minute %d for %d renewing instances, not"
+                                + " counted %d; threshold %d, self-preservation %s -> %s",
+                        expectedBefore, junk.path("expectedClients").asLong(), before.path("neverRenewed").asLong(),
+                        junk.path("neverRenewed").asLong(), flood.codes(), counted, renewing, notCounted,
+                        after.path("renewalThreshold").asLong(), onOff(before), onOff(after)), holds);
+    }
+
+    private static String onOff(JsonNode sp) {
+        return sp.path("belowThreshold").asBoolean() ? "on (leases kept)" : "off";
+    }
+
+    private void holdWatchingLiveness(Duration hold, int[] liveAnsweredFailed) throws InterruptedException {
+        for (long end = System.nanoTime() + hold.toNanos(); System.nanoTime() < end; ) {
+            liveAnsweredFailed[t.live() ? 0 : 1]++;
+            Thread.sleep(1_000);
+        }
+    }
+
+    /** The status codes on the sockets (the first line of each answer), all read within one time limit. */
+    private static Map<String, Integer> codesOf(List<Socket> sockets, Duration limit) {
+        long end = System.nanoTime() + limit.toNanos();
+        Map<String, Integer> codes = new TreeMap<>();
+        for (Socket s : sockets) {
+            long left = Math.max(100, (end - System.nanoTime()) / 1_000_000);
+            int code = RawHttp.statusOf(s, Duration.ofMillis(left));
+            codes.merge(code < 0 ? "no answer" : Integer.toString(code), 1, Integer::sum);
+        }
+        return codes;
+    }
+
+    private static void close(List<Socket> sockets) {
+        sockets.forEach(RawHttp::closeQuietly);
+    }
+}
