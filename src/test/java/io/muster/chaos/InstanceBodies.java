@@ -17,6 +17,12 @@ final class InstanceBodies {
         return Http.instanceJson(app, id, "UP", System.currentTimeMillis());
     }
 
+    /**
+     * The longest app name whose VIP addresses ({@link Http#instanceJson}: the name in lower case, and that plus
+     * "-secure") stay within maxFieldLength (256).
+     */
+    static final int LONGEST_APP = 256 - "-secure".length();
+
     /** An instance carrying {@code entries} metadata values of {@code chars} characters each. */
     static String withMetadata(String app, String id, int entries, int chars) {
         return plain(app, id).replace(PLAIN_METADATA, "\"metadata\":" + metadata(entries, chars));
@@ -28,12 +34,12 @@ final class InstanceBodies {
      */
     static String maximum(String app, String id) {
         String host = pad("h" + id, 256);
-        String url = "http://" + pad(host, 1000) + "/x";
-        url = url.substring(0, 1024);
+        String url = "http://" + pad(host, 1024 - "http://".length());
+        String secureUrl = "https://" + pad(host, 1024 - "https://".length());
         return plain(app, id)
                 .replace("\"hostName\":\"host-" + id + "\"", "\"hostName\":\"" + host + "\",\"homePageUrl\":\"" + url
                         + "\",\"statusPageUrl\":\"" + url + "\",\"healthCheckUrl\":\"" + url
-                        + "\",\"secureHealthCheckUrl\":\"" + url.replace("http:", "https") + "\",\"asgName\":\""
+                        + "\",\"secureHealthCheckUrl\":\"" + secureUrl + "\",\"asgName\":\""
                         + pad("asg", 256) + "\",\"appGroupName\":\"" + pad("GROUP", 256) + "\"")
                 .replace(PLAIN_METADATA, "\"metadata\":" + metadata(64, 59));
     }
