@@ -148,7 +148,7 @@ public final class Abuse {
         long before = t.node.heapAfterGcKb();
         int oom = t.logCount("OutOfMemoryError");
         int severe = t.logCount("SEVERE");
-        t.probe.drain();
+        t.rowBeats();
         long started = System.nanoTime();
         Check c;
         try {
@@ -161,7 +161,7 @@ public final class Abuse {
         } catch (Exception | AssertionError e) {
             c = new Check("(did not finish)", "threw " + e, false);
         }
-        HeartbeatProbe.Window beats = t.probe.drain();
+        HeartbeatProbe.Window beats = t.rowBeats();
         long after = t.node.heapAfterGcKb();
         AbuseRow r = new AbuseRow(name, c.sent(), c.result() + (beats.failed() > 0 ? "; last heartbeat failure: "
                 + t.probe.lastFailure() : ""), c.holds(), beats, before, after,

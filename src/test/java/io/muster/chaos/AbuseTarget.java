@@ -17,6 +17,21 @@ final class AbuseTarget {
     final Http http;
     final HeartbeatProbe probe;
 
+    private HeartbeatProbe.Window abuse;
+
+    /** Ends the part of a row whose heartbeat latencies count; what follows (settling) counts only failures. */
+    void endAbuse() {
+        abuse = probe.drain();
+    }
+
+    /** The row's heartbeats: the latencies until {@link #endAbuse} (or now), every beat's answer until now. */
+    HeartbeatProbe.Window rowBeats() {
+        HeartbeatProbe.Window rest = probe.drain();
+        HeartbeatProbe.Window w = abuse == null ? rest : abuse.plusBeatsOf(rest);
+        abuse = null;
+        return w;
+    }
+
     AbuseTarget(TomcatNode node, Http http, HeartbeatProbe probe) {
         this.node = node;
         this.http = http;

@@ -25,6 +25,8 @@ final class ExhaustionRows {
     static final int BIG_INSTANCES = 2500;
     private static final int BIG_APPS = 25;
 
+    /** Apps the filler spreads over: 20,000 maximum-size instances stay under maxInstancesPerApp (5,000). */
+    private static final int FILL_APPS = 150;
     private final AbuseTarget t;
 
     ExhaustionRows(AbuseTarget t) {
@@ -144,8 +146,8 @@ final class ExhaustionRows {
      * the delta for its retention (180 s), so the heap is followed until it is back within bound (at most 240 s).
      */
     Check fillRegistry(long heapBeforeKb) throws Exception {
-        int count = 9_000;
-        Flood.Outcome fill = Flood.run(2, count, Duration.ofSeconds(120), i -> t.request("apps/" + fillApp(i))
+        int count = 20_000;
+        Flood.Outcome fill = Flood.run(2, count, Duration.ofSeconds(150), i -> t.request("apps/" + fillApp(i))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(InstanceBodies.maximum(fillApp(i), fillId(i)))).build());
         Http.Reply more = t.http.postJson("apps/" + fillApp(0), InstanceBodies.maximum(fillApp(0), fillId(count)));
@@ -157,30 +159,44 @@ final class ExhaustionRows {
         t.http.delete("apps/NEWCOMER/newcomer-1");
         Flood.run(2, count, Duration.ofSeconds(120), i -> t.request("apps/" + fillApp(i) + "/" + fillId(i))
                 .DELETE().build());
-        long settled = -1;
-        long waited = 0;
-        for (long end = System.nanoTime() + Duration.ofSeconds(240).toNanos(); System.nanoTime() < end; ) {
-            Thread.sleep(30_000);
-            waited += 30;
-            settled = t.node.heapAfterGcKb();
-            if (settled >= 0 && settled - heapBeforeKb <= AbuseRow.MAX_HEAP_GROWTH_KB) {
-                break;
-            }
-        }
+        String heap = settleHeap(heapBeforeKb);
         boolean refusedWithRetry = fill.count(503) > 0 && more.status() == 503 && more.header("Retry-After") != null;
         boolean holds = refusedWithRetry && other.status() == 204 && json.status() == 200 && delta.status() == 200
                 && oom == 0;
-        return new Check(fill.sent() + " maximum-size registrations (~10 KB JSON each, " + count / 90
+        return new Check(fill.sent() + " maximum-size registrations ("
+                        + InstanceBodies.maximum(fillApp(0), fillId(0)).length() / 1024 + " KB of JSON each, " + FILL_APPS
                         + " apps) on 2 connections, then one of another app; JSON full and delta fetch at the cap",
                 String.format("fill %s; %d instances held; next from the filler %d (Retry-After %s); **new app's"
-                                + " registration %d**; JSON full %d (%d KB), delta %d; heap after GC %d MB %d s after"
+                                + " registration %d**; JSON full %d (%d KB), delta %d; heap after GC %s after"
                                 + " cancelling", fill.codes(), instances, more.status(), more.header("Retry-After"),
-                        other.status(), json.status(), json.raw().length / 1024, delta.status(), settled / 1024,
-                        waited), holds);
+                        other.status(), json.status(), json.raw().length / 1024, delta.status(), heap), holds);
+    }
+
+    /**
+     * Cancelled instances stay in the delta for its retention (retentionTimeInMSInDeltaQueue, 180 s, swept every
+     * 30 s), so a row that cancels what it registered ends its abuse (the heartbeat latencies are of the abuse
+     * alone), then follows the heap after GC every 30 s until it is back within bound, for at most 240 s.
+     */
+    private String settleHeap(long heapBeforeKb) throws InterruptedException {
+        t.endAbuse();
+        long first = t.node.heapAfterGcKb();
+        long settled = first;
+        long waited = 0;
+        while (settled - heapBeforeKb > AbuseRow.MAX_HEAP_GROWTH_KB && waited < 240) {
+            Thread.sleep(30_000);
+            waited += 30;
+            settled = t.node.heapAfterGcKb();
+        }
+        String heap = waited == 0 ? first / 1024 + " MB at once" : first / 1024 + " MB at once, " + settled / 1024
+                + " MB " + waited + " s later";
+        if (settled - heapBeforeKb > AbuseRow.MAX_HEAP_GROWTH_KB) {
+            heap += " (largest live classes, bytes: " + String.join(", ", t.node.largestClasses(5)) + ")";
+        }
+        return heap;
     }
 
     private static String fillApp(int i) {
-        return InstanceBodies.pad("FILL-" + i % 90 + "-", InstanceBodies.LONGEST_APP).toUpperCase();
+        return InstanceBodies.pad("FILL-" + i % FILL_APPS + "-", InstanceBodies.LONGEST_APP).toUpperCase();
     }
 
     private static String fillId(int i) {
@@ -188,7 +204,7 @@ final class ExhaustionRows {
     }
 
     /** Register and cancel instances whose app and VIP names (~250 characters) are all new. */
-    Check churnOfNames(long heapBeforeKb) {
+    Check churnOfNames(long heapBeforeKb) throws InterruptedException {
         int cycles = 10_000;
         Flood.Outcome o = Flood.runSequences(2, cycles, Duration.ofSeconds(90), i -> {
             String app = InstanceBodies.pad("CHURN-" + i + "-", InstanceBodies.LONGEST_APP).toUpperCase();
@@ -196,9 +212,11 @@ final class ExhaustionRows {
                             .POST(HttpRequest.BodyPublishers.ofString(InstanceBodies.plain(app, "c-" + i))).build(),
                     t.request("apps/" + app + "/c-" + i).DELETE().build());
         });
+        String heap = settleHeap(heapBeforeKb);
         boolean holds = o.count(204) == o.sent() / 2 && o.count(200) == o.sent() / 2;
-        return new Check(o.sent() / 2 + " register+cancel cycles, each with a new 249-char app name and VIP names of 249 and 256",
-                "answers " + o.codes() + " in " + o.took().toSeconds() + " s", holds);
+        return new Check(o.sent() / 2 + " register+cancel cycles, each with a new 249-char app name and VIP names"
+                + " of 249 and 256, 2 connections", "answers " + o.codes() + " in " + o.took().toSeconds()
+                + " s; heap after GC " + heap, holds);
     }
 
     /**

@@ -196,6 +196,21 @@ final class TomcatNode implements AutoCloseable {
         }
     }
 
+    /** The classes holding the most live heap (jcmd GC.class_histogram), one "bytes class" line each. */
+    List<String> largestClasses(int top) {
+        if (!isRunning()) {
+            return List.of();
+        }
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        try {
+            return run(jcmd, Long.toString(pid()), "GC.class_histogram").lines()
+                    .filter(l -> l.matches("\\s*\\d+:.*")).limit(top)
+                    .map(l -> l.trim().split("\\s+")).map(f -> f[2] + " " + f[3]).toList();
+        } catch (IOException | RuntimeException e) {
+            return List.of("histogram not read: " + e);
+        }
+    }
+
     /** The heap after the last full GC the JVM logged ("Pause Full (Diagnostic Command) 59M->32M(95M)"), or -1. */
     private long lastFullGcAfterKb() {
         try (Stream<String> lines = Files.lines(base.resolve("logs/gc.log"))) {
