@@ -150,26 +150,29 @@ final class ExhaustionRows {
         Flood.Outcome fill = Flood.run(2, count, Duration.ofSeconds(150), i -> t.request("apps/" + fillApp(i))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(InstanceBodies.maximum(fillApp(i), fillId(i)))).build());
-        Http.Reply more = t.http.postJson("apps/" + fillApp(0), InstanceBodies.maximum(fillApp(0), fillId(count)));
-        Http.Reply other = t.http.postJson("apps/NEWCOMER", InstanceBodies.plain("NEWCOMER", "newcomer-1"));
+        Answer more = Answer.of(() -> t.http.postJson("apps/" + fillApp(0), InstanceBodies.maximum(fillApp(0),
+                fillId(count))));
+        Answer other = Answer.of(() -> t.http.postJson("apps/NEWCOMER", InstanceBodies.plain("NEWCOMER",
+                "newcomer-1")));
         int instances = t.status().path("instances").asInt();
-        Http.Reply json = t.http.getJson("apps/");
-        Http.Reply delta = t.http.getJson("apps/delta");
+        Answer json = Answer.of(() -> t.http.getJson("apps/"));
+        Answer delta = Answer.of(() -> t.http.getJson("apps/delta"));
         int oom = t.logCount("OutOfMemoryError");
-        t.http.delete("apps/NEWCOMER/newcomer-1");
+        Answer.of(() -> t.http.delete("apps/NEWCOMER/newcomer-1"));
         Flood.run(2, count, Duration.ofSeconds(120), i -> t.request("apps/" + fillApp(i) + "/" + fillId(i))
                 .DELETE().build());
         String heap = settleHeap(heapBeforeKb);
-        boolean refusedWithRetry = fill.count(503) > 0 && more.status() == 503 && more.header("Retry-After") != null;
+        boolean refusedWithRetry = fill.count(503) > 0 && more.status() == 503 && more.retryAfter() != null;
         boolean holds = refusedWithRetry && other.status() == 204 && json.status() == 200 && delta.status() == 200
                 && oom == 0;
         return new Check(fill.sent() + " maximum-size registrations ("
                         + InstanceBodies.maximum(fillApp(0), fillId(0)).length() / 1024 + " KB of JSON each, " + FILL_APPS
                         + " apps) on 2 connections, then one of another app; JSON full and delta fetch at the cap",
-                String.format("fill %s; %d instances held; next from the filler %d (Retry-After %s); **new app's"
-                                + " registration %d**; JSON full %d (%d KB), delta %d; heap after GC %s after"
-                                + " cancelling", fill.codes(), instances, more.status(), more.header("Retry-After"),
-                        other.status(), json.status(), json.raw().length / 1024, delta.status(), heap), holds);
+                String.format("fill %s; %d instances held; next from the filler %d (Retry-After %s); new app's"
+                                + " registration %d; JSON full fetch %d (%d KB), delta %d; OutOfMemoryError lines"
+                                + " by then %d; heap after GC %s after"
+                                + " cancelling", fill.codes(), instances, more.status(), more.retryAfter(), other.status(),
+                        json.status(), json.kb(), delta.status(), oom, heap), holds);
     }
 
     /**
@@ -193,6 +196,18 @@ final class ExhaustionRows {
             heap += " (largest live classes, bytes: " + String.join(", ", t.node.largestClasses(5)) + ")";
         }
         return heap;
+    }
+
+    /** One request's answer, or -1 when the node closed the connection without one (as it does after an OOM). */
+    private record Answer(int status, String retryAfter, int kb) {
+        static Answer of(java.util.function.Supplier<Http.Reply> send) {
+            try {
+                Http.Reply r = send.get();
+                return new Answer(r.status(), r.header("Retry-After"), r.raw().length / 1024);
+            } catch (RuntimeException e) {
+                return new Answer(-1, null, 0);
+            }
+        }
     }
 
     private static String fillApp(int i) {
