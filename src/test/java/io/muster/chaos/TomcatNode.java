@@ -203,8 +203,9 @@ final class TomcatNode implements AutoCloseable {
         }
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
         try {
+            // rows are "num: instances bytes class"; jcmd's first line, "PID:", is not one
             return run(jcmd, Long.toString(pid()), "GC.class_histogram").lines()
-                    .filter(l -> l.matches("\\s*\\d+:\\s+\\d+\\s+\\d+\\s+\\S.*"))   // not jcmd's "PID:" line.limit(top)
+                    .filter(l -> l.matches("\\s*\\d+:\\s+\\d+\\s+\\d+\\s+\\S.*")).limit(top)
                     .map(l -> l.trim().split("\\s+")).map(f -> f[2] + " " + f[3]).toList();
         } catch (IOException | RuntimeException e) {
             return List.of("histogram not read: " + e);
