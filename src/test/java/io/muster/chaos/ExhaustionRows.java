@@ -159,8 +159,8 @@ final class ExhaustionRows {
         Answer delta = Answer.of(() -> t.http.getJson("apps/delta"));
         int oom = t.logCount("OutOfMemoryError");
         Answer.of(() -> t.http.delete("apps/NEWCOMER/newcomer-1"));
-        Flood.run(2, count, Duration.ofSeconds(120), i -> t.request("apps/" + fillApp(i) + "/" + fillId(i))
-                .DELETE().build());
+        Flood.Outcome cancel = Flood.run(2, count, Duration.ofSeconds(120), i -> t.request("apps/" + fillApp(i)
+                + "/" + fillId(i)).DELETE().build());
         String heap = settleHeap(heapBeforeKb);
         boolean refusedWithRetry = fill.count(503) > 0 && more.status() == 503 && more.retryAfter() != null;
         boolean holds = refusedWithRetry && other.status() == 204 && json.status() == 200 && delta.status() == 200
@@ -170,9 +170,9 @@ final class ExhaustionRows {
                         + " apps) on 2 connections, then one of another app; JSON full and delta fetch at the cap",
                 String.format("fill %s; %d instances held; next from the filler %d (Retry-After %s); new app's"
                                 + " registration %d; JSON full fetch %d (%d KB), delta %d; OutOfMemoryError lines"
-                                + " by then %d; heap after GC %s after"
+                                + " by then %d; cancelling %s; heap after GC %s after"
                                 + " cancelling", fill.codes(), instances, more.status(), more.retryAfter(), other.status(),
-                        json.status(), json.kb(), delta.status(), oom, heap), holds);
+                        json.status(), json.kb(), delta.status(), oom, cancel, heap), holds);
     }
 
     /**
