@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn=${MVN:-mvn}
 $mvn -q -B package -DskipTests
-$mvn -q -B dependency:unpack@unpack-servers
+# the harnesses need only Tomcat: a build that has it does not need Payara's download as well
+ls -d target/servers/apache-tomcat-10.1.* > /dev/null 2>&1 || $mvn -q -B dependency:unpack@unpack-servers
 $mvn -q -B dependency:build-classpath -Dmdep.outputFile=target/chaos-classpath -Dmdep.includeScope=test
 main=$1
 shift

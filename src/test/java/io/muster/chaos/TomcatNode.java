@@ -39,6 +39,15 @@ final class TomcatNode implements AutoCloseable {
     private Process process;
 
     TomcatNode(String name, int port, Path home, Path base, Path war, Path repo) throws IOException {
+        this(name, port, home, base, war, repo, true);
+    }
+
+    /**
+     * @param traceWrites every registry write in the log (the fault harness follows instances by it; a harness
+     *                    that writes tens of thousands of junk instances would only measure its own logging)
+     */
+    TomcatNode(String name, int port, Path home, Path base, Path war, Path repo, boolean traceWrites)
+            throws IOException {
         this.name = name;
         this.port = port;
         this.home = home;
@@ -56,9 +65,11 @@ final class TomcatNode implements AutoCloseable {
                 .replace("<Connector port=\"8080\"", "<Connector address=\"127.0.0.1\" port=\"" + port + "\"")
                 .replaceAll("(?s)<Valve className=\"org\\.apache\\.catalina\\.valves\\.AccessLogValve\".*?/>", "");
         Files.writeString(base.resolve("conf/server.xml"), serverXml);
-        // every visible registry write in the node's log, so a lost or resurrected instance can be followed
-        Files.writeString(base.resolve("conf/logging.properties"), "\nio.muster.registry.InstanceRegistry.trace.level"
-                + " = FINE\n", java.nio.file.StandardOpenOption.APPEND);
+        if (traceWrites) {
+            // every visible registry write in the node's log, so a lost or resurrected instance can be followed
+            Files.writeString(base.resolve("conf/logging.properties"), "\nio.muster.registry.InstanceRegistry.trace"
+                    + ".level = FINE\n", java.nio.file.StandardOpenOption.APPEND);
+        }
         Files.writeString(base.resolve("conf/tomcat-users.xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<tomcat-users xmlns=\"http://tomcat.apache.org/xml\" version=\"1.0\">\n"
                 + Files.readString(repo.resolve("server-config/tomcat/tomcat-users-fragment.xml")) + "</tomcat-users>\n");
@@ -74,6 +85,11 @@ final class TomcatNode implements AutoCloseable {
         } catch (IOException | java.io.UncheckedIOException e) {
             return List.of(name + ": log not readable: " + e.getMessage());
         }
+    }
+
+    /** CATALINA_BASE: logs, temp (java.io.tmpdir, the snapshot's default home) and work (the context's temp). */
+    Path base() {
+        return base;
     }
 
     String url() {
@@ -177,6 +193,22 @@ final class TomcatNode implements AutoCloseable {
             return m.find() ? Long.parseLong(m.group(1)) : -1;
         } catch (IOException e) {
             return -1;
+        }
+    }
+
+    /** The classes holding the most live heap (jcmd GC.class_histogram), one "bytes class" line each. */
+    List<String> largestClasses(int top) {
+        if (!isRunning()) {
+            return List.of();
+        }
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        try {
+            // rows are "num: instances bytes class"; jcmd's first line, "PID:", is not one
+            return run(jcmd, Long.toString(pid()), "GC.class_histogram").lines()
+                    .filter(l -> l.matches("\\s*\\d+:\\s+\\d+\\s+\\d+\\s+\\S.*")).limit(top)
+                    .map(l -> l.trim().split("\\s+")).map(f -> f[2] + " " + f[3]).toList();
+        } catch (IOException | RuntimeException e) {
+            return List.of("histogram not read: " + e);
         }
     }
 
