@@ -18,7 +18,9 @@ import java.util.concurrent.TimeUnit;
  * Requests whose body length two parsers could read differently, refused before any handler runs. A proxy in
  * front that takes {@code Content-Length} while the container takes {@code Transfer-Encoding} (or the reverse)
  * would see one request where the container sees two, the second one hidden in the first one's body: request
- * smuggling. Tomcat refuses such framing itself; Payara's Grizzly reads on and serves the hidden request.
+ * smuggling. Tomcat's connector drops the Content-Length of such a request before any filter sees it, reads the
+ * body as chunked and closes the connection after its answer, so nothing is hidden there (and nothing is left for
+ * this class to see); Payara's Grizzly passes both headers on, reads on and serves the hidden request.
  *
  * <p>Refused with 400 and {@code Connection: close}: {@code Transfer-Encoding} together with
  * {@code Content-Length}; a {@code Transfer-Encoding} that is not exactly one {@code chunked} (other codings,

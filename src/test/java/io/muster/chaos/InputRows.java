@@ -131,7 +131,11 @@ final class InputRows {
             boolean closed = !answer.endsWith(RawHttp.STILL_OPEN);
             String first = answer.isEmpty() ? "nothing" : answer.substring(0, Math.min(12, answer.length())).trim();
             shown.add(first + ", " + answers + " answer(s), connection " + (closed ? "closed" : "OPEN"));
-            holds &= answer.startsWith("HTTP/1.1 400") && answers == 1 && closed;
+            // Payara shows both headers and the front door answers 400; Tomcat's connector drops the
+            // Content-Length before any filter sees it, reads the body as chunked and closes the connection after
+            // answering (RFC 9112 6.3): either way one answer, a closed connection, and the hidden request not run
+            holds &= (answer.startsWith("HTTP/1.1 400") || answer.startsWith("HTTP/1.1 200")) && answers == 1
+                    && closed;
         }
         int still = t.http.getJson("apps/SMUGGLED/smuggled-1").status();
         holds &= still == 200;
