@@ -5,6 +5,7 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -22,7 +23,8 @@ import java.util.logging.Logger;
  * #SUPPORT}), for bodies of at least {@code minBytes}; otherwise the caller writes the bytes as usual.
  *
  * <p>A body is recognised by identity: the response cache hands every request the same array until the payload is
- * rebuilt. The bodies are full registries, so the directory is a {@link PrivateDirectory} (owner-only, never written
+ * rebuilt. The array is held only weakly: a payload the cache replaced must not stay in the heap because its file
+ * is still listed (a registry filled and emptied again left hundreds of MB of old bodies here). The bodies are full registries, so the directory is a {@link PrivateDirectory} (owner-only, never written
  * through a link); one that is refused turns sendfile off, logged once, and the bodies are written as usual.
  *
  * <p>A file nobody was sent for {@value #IDLE_MILLIS} ms is deleted when the next file is written, so the
@@ -46,7 +48,11 @@ final class SendfileBodies implements AutoCloseable {
     private final int minBytes;
     private final LongSupplier millis;
     private final Map<Body, BodyFile> files = new ConcurrentHashMap<>();
+    /** When files were last swept; written under this. */
+    private volatile long lastSweep;
     private final AtomicLong names = new AtomicLong();
+    /** Files put aside by a listing with the same hash and length, deleted once idle; guarded by this. */
+    private final java.util.List<BodyFile> idle = new java.util.ArrayList<>();
 
     /** @param dir a directory of this web application's own, created if missing and removed by {@link #close} */
     SendfileBodies(Path dir, int minBytes, LongSupplier millis) {
@@ -62,7 +68,13 @@ final class SendfileBodies implements AutoCloseable {
      * @return false when the caller must write the body itself
      */
     boolean offer(HttpServletRequest req, byte[] body) {
-        if (refused || body.length < minBytes || !Boolean.TRUE.equals(req.getAttribute(SUPPORT))) {
+        if (refused || !Boolean.TRUE.equals(req.getAttribute(SUPPORT))) {
+            return false;
+        }
+        if (body.length < minBytes) {
+            if (!files.isEmpty()) {
+                sweepIfDue(millis.getAsLong());
+            }
             return false;
         }
         try {
@@ -82,14 +94,14 @@ final class SendfileBodies implements AutoCloseable {
 
     private String fileFor(byte[] body) throws IOException {
         long now = millis.getAsLong();
-        Body key = new Body(body);
+        Body key = new Body(System.identityHashCode(body), body.length);
         BodyFile f = files.get(key);
-        if (f != null && f.use(now)) {
+        if (f != null && f.isOf(body) && f.use(now)) {
             return f.path;
         }
         synchronized (this) {   // one writer: a rebuilt payload's first requests arrive together
             f = files.get(key);
-            if (f != null && f.use(now)) {
+            if (f != null && f.isOf(body) && f.use(now)) {
                 return f.path;
             }
             sweep(now);
@@ -101,24 +113,41 @@ final class SendfileBodies implements AutoCloseable {
                 }
             }
             Path file = bodiesDir.write("body-" + names.incrementAndGet(), body);
-            f = new BodyFile(file.toFile().getCanonicalPath(), now);
-            files.put(key, f);
+            f = new BodyFile(file.toFile().getCanonicalPath(), now, body);
+            BodyFile other = files.put(key, f);
+            if (other != null) {
+                idle.add(other);   // another array with the same hash and length: deleted once idle
+            }
             return f.path;
         }
     }
 
+    /** Deletes the files nobody was sent for a while; under this. */
     private void sweep(long now) {
-        files.entrySet().removeIf(e -> {
-            if (!e.getValue().retire(now)) {
-                return false;
+        lastSweep = now;
+        files.values().removeIf(f -> retired(f, now));
+        idle.removeIf(f -> retired(f, now));
+    }
+
+    private static boolean retired(BodyFile f, long now) {
+        if (!f.retire(now)) {
+            return false;
+        }
+        try {
+            Files.deleteIfExists(Path.of(f.path));
+        } catch (IOException ex) {
+            LOG.fine("could not delete " + f.path + ": " + ex);
+        }
+        return true;
+    }
+
+    /** Sweeps if none ran for a while, so files go even when no new large body comes (the registry shrank). */
+    private void sweepIfDue(long now) {
+        if (now - lastSweep >= IDLE_MILLIS) {
+            synchronized (this) {
+                sweep(now);
             }
-            try {
-                Files.deleteIfExists(Path.of(e.getValue().path));
-            } catch (IOException ex) {
-                LOG.fine("could not delete " + e.getValue().path + ": " + ex);
-            }
-            return true;
-        });
+        }
     }
 
     /** Files written so far and still held (for tests). */
@@ -128,36 +157,33 @@ final class SendfileBodies implements AutoCloseable {
 
     @Override
     public void close() {
-        sweep(Long.MAX_VALUE);
         synchronized (this) {
+            sweep(Long.MAX_VALUE);
             if (bodiesDir != null) {
                 bodiesDir.deleteIfEmpty();
             }
         }
     }
 
-    /** A body array by identity. */
-    private record Body(byte[] bytes) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Body b && b.bytes == bytes;
-        }
-
-        @Override
-        public int hashCode() {
-            return System.identityHashCode(bytes);
-        }
+    /** Where a body array is listed: its identity hash and length (the array itself is checked in the file). */
+    private record Body(int identity, int length) {
     }
 
-    /** A written body and when it was last handed out. */
+    /** A written body, the array it was written from (weakly), and when it was last handed out. */
     private static final class BodyFile {
         final String path;
+        private final WeakReference<byte[]> body;
         private long lastUsed;
         private boolean retired;
 
-        BodyFile(String path, long now) {
+        BodyFile(String path, long now, byte[] body) {
             this.path = path;
             this.lastUsed = now;
+            this.body = new WeakReference<>(body);
+        }
+
+        boolean isOf(byte[] bytes) {
+            return body.get() == bytes;
         }
 
         /** Marks the file used now; false when it has been retired (deleted or about to be). */

@@ -77,4 +77,26 @@ class SendfileBodiesTest {
             assertThat(files).isEmpty();
         }
     }
+
+    @Test
+    void aBodyTheCacheLetGoIsNotKeptInTheHeapAndItsFileGoesOnceIdle() throws Exception {
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+        try (SendfileBodies bodies = new SendfileBodies(tmp.resolve("muster-bodies"), 10, now::get)) {
+            byte[] body = new byte[1_000_000];
+            HttpServletRequest req = sendfileRequest();
+            assertThat(bodies.offer(req, body)).isTrue();
+            Path file = Path.of((String) req.getAttribute(SendfileBodies.FILENAME));
+            java.lang.ref.WeakReference<byte[]> gone = new java.lang.ref.WeakReference<>(body);
+            body = null;
+            for (int i = 0; i < 50 && gone.get() != null; i++) {
+                System.gc();
+                Thread.sleep(20);
+            }
+            assertThat(gone.get()).as("the listing holds no array").isNull();
+            now.addAndGet(SendfileBodies.IDLE_MILLIS);
+            assertThat(bodies.offer(sendfileRequest(), new byte[5])).as("a small body is written as usual").isFalse();
+            assertThat(bodies.held()).as("swept although no large body came since").isZero();
+            assertThat(file).doesNotExist();
+        }
+    }
 }
