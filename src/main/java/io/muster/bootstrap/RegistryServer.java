@@ -118,7 +118,11 @@ public final class RegistryServer implements AutoCloseable {
         changes.start();
         startup.start(scheduler);
         scheduler.every("eviction", config.eviction().interval(), evictor::run);
-        scheduler.every("delta-retention", config.delta().purgeInterval(), registry::purgeRecentChanges);
+        scheduler.every("delta-retention", config.delta().purgeInterval(), () -> {
+            if (registry.purgeRecentChanges() > 0) {
+                cache.deltaWindowMoved();
+            }
+        });
         if (config.responseCache().useReadOnlyCache()) {
             scheduler.every("response-cache-refresh", config.responseCache().updateInterval(),
                     () -> cache.refreshReadOnly(gate.allowsReads()));

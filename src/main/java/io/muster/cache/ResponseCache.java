@@ -98,6 +98,8 @@ public final class ResponseCache implements RegistryListener {
     /** Request shapes clients have fetched gzipped: their rebuilds compress at once, off the request path. */
     private final Set<CacheKey> gzipWanted = ConcurrentHashMap.newKeySet();
     private volatile long everythingStamp;
+    /** Set when changes left the delta's window; the refresher rebuilds the delta shapes and clears it. */
+    private volatile boolean deltaMoved;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder builds = new LongAdder();
@@ -178,15 +180,18 @@ public final class ResponseCache implements RegistryListener {
                 }
             }
         }
+        boolean windowMoved = deltaMoved;
+        deltaMoved = false;
         for (Map.Entry<CacheKey, Payload> e : readOnly.entrySet()) {
             Payload old = e.getValue();
             boolean idle = now - old.lastRead() > IDLE_SHAPE_MILLIS && !CLIENT_DEFAULTS.contains(e.getKey());
+            boolean moved = windowMoved && e.getKey().entity() == CacheKey.Entity.DELTA;
             if (idle) {
                 readOnly.remove(e.getKey(), old);   // its next reader builds it once, as on first use
-            } else if (!isStale(e.getKey(), old)) {
+            } else if (!moved && !isStale(e.getKey(), old)) {
                 continue;
             } else if (now - old.builtAt() < BUILD_COST_FACTOR * old.buildMillis()) {
-                continue;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn
+                deltaMoved |= moved;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn
             } else {
                 Payload rebuilt = fresh(e.getKey());
                 if (rebuilt.namesNothingHere() && !CLIENT_DEFAULTS.contains(e.getKey())) {
@@ -333,6 +338,17 @@ public final class ResponseCache implements RegistryListener {
         builds.increment();
         buildNanos.add(nanos);
         return payload;
+    }
+
+    /**
+     * Changes left the delta's window (the retention purge): the delta shapes are rebuilt without them at the next
+     * refresh and read, although no change stamped them. Otherwise a registry that went quiet would keep serving,
+     * and holding, a delta of everything that changed before, however large (a client that filled the registry
+     * and cancelled it all left its instances there).
+     */
+    public void deltaWindowMoved() {
+        readWrite.asMap().keySet().removeIf(k -> k.entity() == CacheKey.Entity.DELTA);
+        deltaMoved = true;
     }
 
     /**

@@ -6,6 +6,7 @@ import io.muster.model.InstanceInfo;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * One visible registry change as a server-sent event: its id is the registry's change sequence, so ids rise
@@ -37,6 +38,25 @@ public final class ChangeEvent {
 
     public InstanceInfo instance() {
         return instance;
+    }
+
+    /**
+     * About what the event holds in the heap: the instance's text (held here even after the registry let it go)
+     * and its encoded form once a stream asked for it.
+     */
+    long weight() {
+        long chars = 0;
+        for (Map.Entry<String, String> m : instance.metadata().entrySet()) {
+            chars += m.getKey().length() + m.getValue().length();
+        }
+        chars += length(instance.id()) + length(instance.hostName()) + length(instance.app()) + length(instance.ipAddr())
+                + length(instance.homePageUrl()) + length(instance.statusPageUrl()) + length(instance.healthCheckUrl())
+                + length(instance.vipAddress()) + length(instance.secureVipAddress());
+        return 1024 + 3 * chars;
+    }
+
+    private static int length(String s) {
+        return s == null ? 0 : s.length();
     }
 
     /** Whether the event is about {@code app} (any case) or an instance serving {@code vip}; null matches all. */

@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The last {@code capacity} visible changes, in a ring: what a stream resumes from after a reconnect
+ * The last {@code capacity} visible changes, in a ring, and no more than {@code maxBytes} of them (large instances
+ * churning must not hold tens of thousands of copies): what a stream resumes from after a reconnect
  * ({@code Last-Event-ID}), and what the dispatcher sends from. A reader further behind than the ring must start
  * over with a full fetch.
  *
@@ -21,9 +22,17 @@ public final class ChangeLog implements RegistryListener {
     private int head;      // index of the oldest event; guarded by this
     private int size;      // guarded by this
     private long lastId;   // guarded by this
+    private long bytes;    // the events' weights together; guarded by this
+    private final long maxBytes;
 
     public ChangeLog(int capacity, Runnable onAppend) {
+        this(capacity, Long.MAX_VALUE, onAppend);
+    }
+
+    /** @param maxBytes the most the kept events may weigh together ({@link ChangeEvent#weight}); the newest is kept */
+    public ChangeLog(int capacity, long maxBytes, Runnable onAppend) {
         this.ring = new ChangeEvent[capacity];
+        this.maxBytes = maxBytes;
         this.onAppend = onAppend;
     }
 
@@ -34,12 +43,14 @@ public final class ChangeLog implements RegistryListener {
         }
         ChangeEvent event = new ChangeEvent(change.sequence(), typeOf(change), change.instance());
         synchronized (this) {
-            int tail = (head + size) % ring.length;
-            ring[tail] = event;
-            if (size < ring.length) {
-                size++;
-            } else {
-                head = (head + 1) % ring.length;
+            if (size == ring.length) {
+                dropOldest();
+            }
+            ring[(head + size) % ring.length] = event;
+            size++;
+            bytes += event.weight();
+            while (bytes > maxBytes && size > 1) {
+                dropOldest();
             }
             lastId = event.id();
         }
@@ -93,6 +104,14 @@ public final class ChangeLog implements RegistryListener {
             out.add(at(i));
         }
         return out;
+    }
+
+    /** Under this. A reader that had not got past it gets a reset (the ids before the oldest kept are gone). */
+    private void dropOldest() {
+        bytes -= ring[head].weight();
+        ring[head] = null;
+        head = (head + 1) % ring.length;
+        size--;
     }
 
     private ChangeEvent at(int i) {

@@ -46,7 +46,8 @@ public final class ChangeStreams implements AutoCloseable {
     public ChangeStreams(ChangeStreamConfig config, LongSupplier sequence) {
         this.config = config;
         this.sequence = sequence;
-        this.log = new ChangeLog(config.window(), this::wake);
+        // at most a 32nd of the heap for the window, whatever the instances weigh
+        this.log = new ChangeLog(config.window(), Runtime.getRuntime().maxMemory() / 32, this::wake);
         this.open = new ClientShares(config.maxOpen(), config.maxOpenPerClient());
         this.dispatcher = new Thread(this::run, THREAD_NAME);
         this.dispatcher.setDaemon(true);

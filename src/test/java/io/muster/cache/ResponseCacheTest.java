@@ -222,4 +222,19 @@ class ResponseCacheTest {
         cache.refreshReadOnly(true);
         assertThat(text(cache.get(app("CHURN-100")))).isEmpty();
     }
+
+    @Test
+    void aDeltaDropsWhatLeftItsWindowAlthoughNothingChangedSince() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500));
+        CacheKey delta = new CacheKey(CacheKey.Entity.DELTA, "", WireFormat.JSON, Detail.FULL);
+        registry.register(Instances.up("GONE", "g-1"), Origin.CLIENT);
+        registry.cancel("GONE", "g-1", Origin.CLIENT);
+        cache.refreshReadOnly(true);
+        assertThat(text(cache.get(delta))).contains("\"g-1\"");
+        clock.advance(Duration.ofMinutes(4));
+        assertThat(registry.purgeRecentChanges()).isPositive();
+        cache.deltaWindowMoved();
+        cache.refreshReadOnly(true);
+        assertThat(text(cache.get(delta))).as("no change stamped it, the window did").doesNotContain("\"g-1\"");
+    }
 }

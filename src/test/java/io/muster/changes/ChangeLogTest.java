@@ -62,6 +62,24 @@ class ChangeLogTest {
     }
 
     @Test
+    void largeInstancesShortenTheWindowToItsBytesAndTheNewestIsAlwaysKept() {
+        ChangeLog small = new ChangeLog(1_000, 22_000, () -> { });   // about three events of 7 KB
+        registry.addListener(small);
+        for (int i = 1; i <= 10; i++) {
+            registry.register(Instances.sample("BIG", "b" + i).metadata(Map.of("k", "v".repeat(2_000))).build(),
+                    Origin.CLIENT);
+        }
+        List<ChangeEvent> kept = small.after(small.lastId() - 3, 100);
+        assertThat(kept).as("three large events fit").isNotNull().hasSize(3);
+        assertThat(small.after(0, 100)).as("a reader from before them must start over").isNull();
+        ChangeLog tiny = new ChangeLog(1_000, 100, () -> { });
+        registry.addListener(tiny);
+        registry.register(Instances.up("BIG", "newest"), Origin.CLIENT);
+        assertThat(tiny.after(tiny.lastId() - 1, 100)).as("heavier than the whole budget, still kept")
+                .extracting(e -> e.instance().id()).containsExactly("newest");
+    }
+
+    @Test
     void filtersByAppAndVipAndWritesOneSseEvent() {
         registry.register(Instances.sample("ORDERS", "o1").vipAddress("orders,shop").build(), Origin.CLIENT);
         ChangeEvent e = log.after(0, 1).get(0);
