@@ -165,8 +165,22 @@ final class SendfileBodies implements AutoCloseable {
         }
     }
 
-    /** Where a body array is listed: its identity hash and length (the array itself is checked in the file). */
+    /**
+     * Where a body array is listed: its identity hash and length (the array itself is checked in the file). equals
+     * and hashCode are written out: the record-generated ones go through {@code java.lang.runtime.ObjectMethods},
+     * whose cached method handles keep this class, and with it the web application, after an undeploy (see
+     * {@code CacheKey}).
+     */
     private record Body(int identity, int length) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Body b && b.identity == identity && b.length == length;
+        }
+
+        @Override
+        public int hashCode() {
+            return identity * 31 + length;
+        }
     }
 
     /** A written body, the array it was written from (weakly), and when it was last handed out. */
