@@ -20,11 +20,14 @@ public final class ChangeEvent {
     private final String type;
     private final InstanceInfo instance;
     private volatile byte[] encoded;
+    /** Computed once: the log adds it when the event comes and takes it back when it goes. */
+    private final long weight;
 
     ChangeEvent(long id, String type, InstanceInfo instance) {
         this.id = id;
         this.type = type;
         this.instance = instance;
+        this.weight = weigh(instance);
     }
 
     public long id() {
@@ -45,6 +48,10 @@ public final class ChangeEvent {
      * and its encoded form once a stream asked for it.
      */
     long weight() {
+        return weight;
+    }
+
+    private static long weigh(InstanceInfo instance) {
         long chars = 0;
         for (Map.Entry<String, String> m : instance.metadata().entrySet()) {
             chars += m.getKey().length() + m.getValue().length();
