@@ -11,16 +11,17 @@ import java.util.function.Supplier;
 
 /**
  * The Eureka API's rules, built once by the composition root and shared by both roads a request can take (the
- * front door's fast paths and the JAX-RS resources), plus what the operations endpoints read (and the cluster digest peers read).
+ * front door's fast paths and the JAX-RS resources), plus what the operations endpoints read (and the cluster digest peers
+ * read). {@code peerHeard} is told of every authorized request a peer made: replication resumes when the peer does.
  */
 public record Api(InstanceRegistry registry, RegistryReads reads, InstanceWrites writes, PeerBatches batches,
-                  StatusReport status, Supplier<String> metrics, Supplier<PeerDigest> digest) {
+                  StatusReport status, Supplier<String> metrics, Supplier<PeerDigest> digest, Runnable peerHeard) {
 
     public static Api create(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled,
                              RemoteRegions remote, Clock clock, StatusReport status, Supplier<String> metrics,
-                             Supplier<PeerDigest> digest, InstanceWrites.PeerLookup peers) {
+                             Supplier<PeerDigest> digest, InstanceWrites.PeerLookup peers, Runnable peerHeard) {
         InstanceWrites writes = new InstanceWrites(registry, clock, peers);
         return new Api(registry, new RegistryReads(registry, cache, gate, deltaDisabled, remote), writes,
-                new PeerBatches(writes, clock), status, metrics, digest);
+                new PeerBatches(writes, clock), status, metrics, digest, peerHeard);
     }
 }

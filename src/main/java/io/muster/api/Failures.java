@@ -1,5 +1,6 @@
 package io.muster.api;
 
+import io.muster.registry.CancelledHereException;
 import io.muster.registry.InvalidInstanceException;
 import io.muster.registry.RegistryFullException;
 
@@ -25,6 +26,9 @@ public final class Failures {
         }
         if (t instanceof InvalidInstanceException e) {
             return Reply.text(400, e.getMessage());
+        }
+        if (t instanceof CancelledHereException e) {
+            return Reply.text(409, e.getMessage());   // a peer's retry older than a cancel here: nothing changed
         }
         if (t instanceof RegistryFullException e) {
             return Problem.unavailable(e.getMessage(), RETRY_AFTER_SECONDS).reply();

@@ -93,6 +93,23 @@ public final class RegistryReads {
         return new Reply(200, cacheKey.format().mediaType(), body, headers);
     }
 
+    /**
+     * The full registry as JSON for a peer's start-up sync, whatever the gate says: a node that holds reads because
+     * it could not reach its peers still holds its snapshot and what was registered since, and peers restarted
+     * together take the newest of what each holds (see the sync). Never for clients: they are not told about it.
+     */
+    public Reply fullForPeer(String acceptEncoding) {
+        CacheKey key = new CacheKey(CacheKey.Entity.ALL_APPS, "", WireFormat.JSON, Detail.FULL, "");
+        Payload payload = cache.current(key);
+        boolean gzip = acceptEncoding != null && acceptEncoding.contains("gzip");
+        byte[] body = gzip ? cache.gzipped(key, payload) : cache.plain(payload);
+        if (body == null) {
+            return Reply.text(503, "the registry is too large to send uncompressed now: ask with gzip")
+                    .withHeaders(Map.of("Retry-After", "10"));
+        }
+        return new Reply(200, WireFormat.JSON.mediaType(), body, gzip ? GZIP : PLAIN);
+    }
+
     /** The registry's change sequence now: a blocking fetch waits until it passes the client's index. */
     public long sequence() {
         return registry.sequence();

@@ -143,6 +143,8 @@ public final class StatusReport {
         m.put("failedBatches", p.failedBatches());
         m.put("dropped", p.dropped());
         m.put("expired", p.expired());
+        m.put("superseded", p.superseded());
+        m.put("wokenFromBackoff", p.woken());
         m.put("lastError", p.lastError());
         m.put("lagP50Seconds", Double.isNaN(p.lagP50Seconds()) ? null : p.lagP50Seconds());
         m.put("lagP99Seconds", Double.isNaN(p.lagP99Seconds()) ? null : p.lagP99Seconds());

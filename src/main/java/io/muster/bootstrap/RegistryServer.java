@@ -80,7 +80,6 @@ public final class RegistryServer implements AutoCloseable {
         registry.addListener(peers);
         this.checker = new ClusterChecker(registry, peers, clock, config.clusterCheck().repairGrace(),
                 config.delta().retention());
-        registry.addListener(checker);
         this.selfRegistration = new SelfRegistration(config.instance(), self, registry, clock, self.contextPath());
         SnapshotDirectory files = snapshotDir == null ? null : SnapshotDirectory.open(snapshotDir).orElse(null);
         this.snapshot = files == null ? null : new RegistryFile(files, snapshotNode(self), registry, clock);
@@ -95,7 +94,7 @@ public final class RegistryServer implements AutoCloseable {
         this.startup = new StartupSync(config.startup(), peers, gate, selfPreservation, self, clock,
                 config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1),
                 snapshot == null ? () -> 0 : snapshot::restore,
-                cancels == null ? () -> { } : () -> cancels.replay(registry, checker::remember));
+                cancels == null ? () -> { } : () -> cancels.replay(registry, registry.tombstones()::remember));
         ReplicaStatus replicas = new ReplicaStatus(peers, registry, selfRegistration,
                 config.peers().minAvailableForHealthy());
         StatusSource source = new StatusSource(registry, selfPreservation, evictor, cache, peers::statuses, clock);
@@ -106,7 +105,8 @@ public final class RegistryServer implements AutoCloseable {
         this.changes = new ChangeStreams(config.changes(), registry::sequence);
         registry.addListener(changes.log());
         this.api = Api.create(registry, cache, gate, config.delta().disabled(), remoteRegions, clock, status,
-                metrics::scrape, checker::digest, peers::anyPeerHolds);
+                metrics::scrape, () -> checker.digest().withReadsHeld(gate.isHoldingReads()), peers::anyPeerHolds,
+                peers::heardFromPeer);
     }
 
     /**

@@ -14,7 +14,9 @@ import java.util.logging.Logger;
 
 /**
  * The start-up sync and the read gate: copy the registry from a peer, open for traffic, and, only when not one peer
- * could be reached, hold reads back while retrying in the background until a sync succeeds or the wait ends. Also
+ * could be reached, hold reads back while retrying in the background until a sync succeeds or the wait ends. Peers
+ * that answer but are waiting themselves (restarted together) count as an answer: their registries and this node's
+ * snapshot are served at once, and they open at their next retry, when they find this node open. Also
  * syncs once from peers that appear later (a node that learns its own port only from its first request recognises
  * its peers only then). Logs which case applied, in words an operator can act on.
  *
@@ -60,7 +62,8 @@ final class StartupSync {
         selfPreservation.expectClients(config.expectedClientsBeforeSync());
         SyncResult sync = peers.syncUp(false);
         synced = sync.outcome() == SyncOutcome.PEER_ANSWERED;
-        // a peer's registry is the cluster's present; the snapshot is this node's past, used only without one
+        // a peer's registry is the cluster's present; the snapshot is this node's past, used only without one (or
+        // beside those of peers that are waiting too: then each node's past is part of the newest state there is)
         int restored = synced ? 0 : restoreSnapshot.getAsInt();
         afterSync.run();
         boolean held = gate.open(sync.outcome(), config.waitWhenSyncEmpty(), config.defaultOpenForTrafficCount() > 0);
@@ -88,6 +91,9 @@ final class StartupSync {
                     ? "copied " + sync.copied() + " instances from peer " + sync.peer() + "; serving reads at once"
                     : "peer " + sync.peer() + " answered with nothing to copy (an empty or starting cluster); "
                     + "serving reads at once";
+            case PEERS_WAITING -> "every peer that answered (" + sync.peer() + ") was waiting for its own peers; "
+                    + "serving the " + sync.copied() + " instance(s) they hold together with this node's own "
+                    + "snapshot, at once";
             case EVERY_PEER_UNREACHABLE -> held
                     ? "none of the " + count + " peer(s) could be reached; reads answer 403 (clients ask another "
                     + "server) until a sync succeeds (retried every " + config.syncRetryWait().toMillis()

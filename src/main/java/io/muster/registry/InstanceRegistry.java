@@ -64,6 +64,9 @@ public final class InstanceRegistry {
     private long weight;
     /** Each application's and each client address's part of {@link #weight}; under changeLock. */
     private final HeapShares shares;
+    private final Tombstones tombstones;
+    /** Replicated registrations refused because the instance was cancelled here after their version. */
+    private final LongAdder staleRefused = new LongAdder();
 
     /** A registry with the default limits. */
     public InstanceRegistry(Clock clock, Duration deltaRetention) {
@@ -90,6 +93,7 @@ public final class InstanceRegistry {
         }
         this.overrides = new StatusOverrides(clock);
         this.recentChanges = new RecentChanges(deltaRetention);
+        this.tombstones = new Tombstones(clock, deltaRetention);
         this.renewals = new RenewalRate(clock);
         this.views = new RegistryViews(apps, changeLock, recentChanges, () -> sequence, clock);
     }
@@ -159,6 +163,9 @@ public final class InstanceRegistry {
             if (existing == null && counted) {
                 checkRoom(leases);
             }
+            if (existing == null && origin == Origin.PEER) {
+                refuseIfCancelled(registrant);
+            }
             InstanceInfo incoming = registrant;
             long storedDirty = existing != null ? existing.instance().lastDirtyTimestamp()
                     : origin == Origin.PEER ? Long.MIN_VALUE : removedVersion(registrant.app(), id);
@@ -224,7 +231,49 @@ public final class InstanceRegistry {
      */
     private long removedVersion(String app, String id) {
         InstanceInfo last = recentChanges.latestOf(app, id);
-        return last != null && last.actionType() == ActionType.DELETED ? last.lastDirtyTimestamp() : Long.MIN_VALUE;
+        long removed = last != null && last.actionType() == ActionType.DELETED ? last.lastDirtyTimestamp()
+                : Long.MIN_VALUE;
+        return Math.max(removed, tombstones.cancelledVersion(app, id));
+    }
+
+    /** A peer's copy of an instance cancelled here since (under the change lock): see {@link Tombstones}. */
+    private void refuseIfCancelled(InstanceInfo registrant) {
+        long cancelled = tombstones.cancelledVersion(registrant.app(), registrant.id());
+        if (cancelled != Long.MIN_VALUE && cancelled >= registrant.lastDirtyTimestamp()) {
+            staleRefused.increment();
+            throw new CancelledHereException(registrant.app() + "/" + registrant.id() + " was cancelled at version "
+                    + cancelled + ", this copy is version " + registrant.lastDirtyTimestamp());
+        }
+    }
+
+    /**
+     * After cancellations were handed over (a start-up sync, the journal): the peers' copies held here that one of
+     * them covers are removed as the peer's write (not replicated: the peers cancelled them already). A copy a
+     * client registered here is left to the journal's replay, which replicates its cancel. Returns how many.
+     */
+    public int dropCancelledCopies() {
+        int dropped = 0;
+        for (Map.Entry<String, Map<String, Lease>> app : apps.entrySet()) {
+            for (Lease lease : app.getValue().values()) {
+                InstanceInfo i = lease.instance();
+                if (lease.admittedBy() == null
+                        && tombstones.cancelledVersion(i.app(), i.id()) >= i.lastDirtyTimestamp()
+                        && cancel(i.app(), i.id(), Origin.PEER)) {
+                    dropped++;
+                }
+            }
+        }
+        return dropped;
+    }
+
+    /** The recent cancellations (see {@link Tombstones}). */
+    public Tombstones tombstones() {
+        return tombstones;
+    }
+
+    /** Replicated registrations refused as older than a cancellation here. */
+    public long staleRegistrationsRefused() {
+        return staleRefused.sum();
     }
 
     /**
@@ -436,6 +485,9 @@ public final class InstanceRegistry {
                 apps.remove(appName, leases);
             }
             overrides.remove(id);
+            if (!expired) {
+                tombstones.cancelled(appName, id, removed.instance().lastDirtyTimestamp());
+            }
             InstanceInfo gone = removed.instance().toBuilder().actionType(ActionType.DELETED)
                     .lastUpdatedTimestamp(now.toEpochMilli()).build();
             record(now, gone, expired ? "EVICTED" : "CANCELLED");

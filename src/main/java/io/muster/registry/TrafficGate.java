@@ -22,8 +22,13 @@ public final class TrafficGate {
     public enum SyncOutcome {
         /** No peer besides this node: nothing to copy, nothing to wait for. */
         NO_PEERS,
-        /** A peer answered (with instances, with none, or with "I am starting too"). */
+        /** A peer that is not itself waiting answered (with instances, or with none). */
         PEER_ANSWERED,
+        /**
+         * Every peer that answered is itself waiting for its peers (a whole-cluster restart, or a cluster started
+         * together): what they hold was copied, and this node adds its own snapshot. Reads open at once.
+         */
+        PEERS_WAITING,
         /** Not one peer could be reached. */
         EVERY_PEER_UNREACHABLE
     }

@@ -4,13 +4,12 @@ import io.muster.codec.WireFormatException;
 import io.muster.model.Application;
 import io.muster.model.Applications;
 import io.muster.model.InstanceInfo;
+import io.muster.registry.CancelledHereException;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.InvalidInstanceException;
 import io.muster.registry.Lease;
 import io.muster.registry.Origin;
-import io.muster.registry.RegistryChange;
 import io.muster.registry.RegistryFullException;
-import io.muster.registry.RegistryListener;
 
 import java.io.IOException;
 import java.time.Clock;
@@ -32,24 +31,18 @@ import java.util.logging.Logger;
  * copies and missed cancellations go to the peer as ordinary replication tasks; the peer's newer copies are
  * registered here as replicated writes.
  *
- * <p>Also remembers the cancellations of the recent-changes window (the tombstones peers read in our digest).
+ * <p>The digest carries the registry's {@link io.muster.registry.Tombstones}, the cancellations of the window.
  *
- * <p>Thread safety: {@link #run} is called by one scheduler thread; {@link #onChange} on writer threads and
- * {@link #digest} on request threads touch only the synchronized tombstone map.
+ * <p>Thread safety: {@link #run} is called by one scheduler thread; {@link #digest} on request threads reads only
+ * the registry's views and tombstones.
  */
-public final class ClusterChecker implements RegistryListener {
+public final class ClusterChecker {
     private static final Logger LOG = Logger.getLogger(ClusterChecker.class.getName());
-    private static final int MAX_TOMBSTONES = 10_000;
-
-    private record Tombstone(long lastDirtyTimestamp, Instant at) {
-    }
-
     private final InstanceRegistry registry;
     private final PeerCluster peers;
     private final Clock clock;
     private final Duration grace;
     private final Duration window;
-    private final LinkedHashMap<String, Tombstone> tombstones = new LinkedHashMap<>();
 
     /**
      * @param grace  how long a difference must last before it is repaired
@@ -64,55 +57,13 @@ public final class ClusterChecker implements RegistryListener {
         this.window = window;
     }
 
-    @Override
-    public void onChange(RegistryChange change) {
-        if (change instanceof RegistryChange.Cancelled c) {
-            synchronized (tombstones) {
-                String key = PeerDigest.key(c.instance().app(), c.instance().id());
-                tombstones.remove(key);
-                tombstones.put(key, new Tombstone(c.instance().lastDirtyTimestamp(), clock.instant()));
-                if (tombstones.size() > MAX_TOMBSTONES) {
-                    tombstones.remove(tombstones.keySet().iterator().next());
-                }
-            }
-        }
-    }
-
-    /**
-     * A cancellation this node acknowledged before it was restarted (from its journal), remembered as if it had
-     * just happened here but with its own time, so it leaves the window when it would have.
-     */
-    public void remember(String app, String id, long lastDirtyTimestamp, Instant at) {
-        synchronized (tombstones) {
-            String key = PeerDigest.key(app, id);
-            Tombstone known = tombstones.get(key);
-            if (known == null || known.at.isBefore(at)) {
-                tombstones.remove(key);
-                tombstones.put(key, new Tombstone(lastDirtyTimestamp, at));
-            }
-        }
-    }
-
     /** This node's digest, as served to peers. */
     public PeerDigest digest() {
         return new PeerDigest(ClusterDigest.of(registry.views().snapshot().applications()), cancellations());
     }
 
     private Map<String, Long> cancellations() {
-        Instant from = clock.instant().minus(window);
-        Map<String, Long> out = new HashMap<>();
-        synchronized (tombstones) {
-            Iterator<Tombstone> it = tombstones.values().iterator();
-            while (it.hasNext()) {
-                if (it.next().at.isBefore(from)) {
-                    it.remove();   // insertion order is time order: the rest are newer
-                } else {
-                    break;
-                }
-            }
-            tombstones.forEach((k, t) -> out.put(k, t.lastDirtyTimestamp));
-        }
-        return out;
+        return registry.tombstones().recent();
     }
 
     /**
@@ -276,7 +227,7 @@ public final class ClusterChecker implements RegistryListener {
                 }
                 try {
                     registry.register(theirCopy, Origin.PEER);
-                } catch (InvalidInstanceException | RegistryFullException e) {
+                } catch (InvalidInstanceException | RegistryFullException | CancelledHereException e) {
                     LOG.warning("Muster: cluster check: cannot adopt the peer's copy of " + what + ": "
                             + e.getMessage());
                     return;

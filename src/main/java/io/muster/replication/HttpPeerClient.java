@@ -73,6 +73,11 @@ public final class HttpPeerClient implements PeerClient {
     }
 
     @Override
+    public Applications fetchRegistryForSync() throws IOException {
+        return fetch("api/cluster/registry");
+    }
+
+    @Override
     public PeerDigest fetchDigest() throws IOException {
         HttpURLConnection c = open("api/cluster/digest", "GET");
         try {
@@ -81,7 +86,7 @@ public final class HttpPeerClient implements PeerClient {
             body.path("apps").fields().forEachRemaining(e -> apps.put(e.getKey(), e.getValue().asText()));
             Map<String, Long> cancelled = new TreeMap<>();
             body.path("cancelled").fields().forEachRemaining(e -> cancelled.put(e.getKey(), e.getValue().asLong()));
-            return new PeerDigest(apps, cancelled);
+            return new PeerDigest(apps, cancelled, body.path("readsHeld").asBoolean(false));
         } catch (StatusException e) {
             if (e.status == 404) {
                 return null;

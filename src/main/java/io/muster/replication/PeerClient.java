@@ -23,6 +23,9 @@ interface PeerClient {
 
     Applications fetchRegistry() throws IOException;
 
+    /** A Muster peer's full registry, answered while it holds reads too ({@code api/cluster/registry}). */
+    Applications fetchRegistryForSync() throws IOException;
+
     /** Muster's digest; null when the peer has none (404: a stock Eureka server). */
     PeerDigest fetchDigest() throws IOException;
 

@@ -4,6 +4,7 @@ import io.muster.codec.WireFormatException;
 import io.muster.model.InstanceInfo;
 import io.muster.model.ReplicationItem;
 import io.muster.model.ReplicationResult;
+import io.muster.registry.CancelledHereException;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.InvalidInstanceException;
 import io.muster.registry.Origin;
@@ -15,6 +16,7 @@ import java.net.SocketTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
 
@@ -87,7 +89,16 @@ public final class PeerNode implements AutoCloseable {
         return batcher.runOnce();
     }
 
-    private Outcome process(List<ReplicationTask> batch) {
+    /** The peer showed it is alive: a network backoff in progress ends (see {@link TaskBatcher#wake}). */
+    boolean wake() {
+        return batcher.wake();
+    }
+
+    private Outcome process(List<ReplicationTask> taken) {
+        List<ReplicationTask> batch = current(taken);
+        if (batch.isEmpty()) {
+            return Outcome.SUCCESS;
+        }
         List<ReplicationItem> items = batch.stream().map(ReplicationTask::item).toList();
         try {
             List<ReplicationResult> results = client.sendBatch(items);
@@ -116,6 +127,23 @@ public final class PeerNode implements AutoCloseable {
     }
 
     /**
+     * The tasks still worth sending: a registration, heartbeat or status change of an instance this node no longer
+     * holds is dropped. Its cancel reached this node from another peer (which replicates it to the peer itself), or
+     * this node evicted it; sent now, after a backoff, it would bring a cancelled instance back on the peer.
+     */
+    private List<ReplicationTask> current(List<ReplicationTask> taken) {
+        List<ReplicationTask> kept = new ArrayList<>(taken.size());
+        for (ReplicationTask task : taken) {
+            if (task instanceof ReplicationTask.Cancel || registry.views().lease(task.app(), task.id()).isPresent()) {
+                kept.add(task);
+            } else {
+                batcher.superseded.increment();
+            }
+        }
+        return kept.size() == taken.size() ? taken : kept;
+    }
+
+    /**
      * 503 is the peer asking for room. Another 5xx, or a 404 (its container up, the application away or still
      * deploying), says the batch was not delivered, not that its content is wrong: it is retried with backoff until
      * its tasks expire, so a peer that fails for a while gets its writes when it is back instead of waiting for the
@@ -139,6 +167,8 @@ public final class PeerNode implements AutoCloseable {
             InstanceInfo theirs = result.responseEntity();
             try {
                 registry.register(theirs, Origin.PEER);
+            } catch (CancelledHereException e) {
+                // the peer's copy is older than our cancel of it: ours (none) stands, the cluster check settles it
             } catch (InvalidInstanceException | RegistryFullException e) {
                 // ours stays; the peer keeps answering 409 until the client re-registers with a valid copy
                 LOG.warning("Muster: peer " + url + " sent a newer copy of " + task.app() + "/" + task.id()
@@ -171,14 +201,14 @@ public final class PeerNode implements AutoCloseable {
 
     /** What the status document and metrics show for this peer. */
     public record Status(String url, boolean reachable, Instant lastSuccess, int queueDepth, long sent,
-                         long batches, long failedBatches, long dropped, long expired, String lastError,
-                         double lagP50Seconds, double lagP99Seconds, PeerCheck.Report check) {
+                         long batches, long failedBatches, long dropped, long expired, long superseded, long woken,
+                         String lastError, double lagP50Seconds, double lagP99Seconds, PeerCheck.Report check) {
     }
 
     public Status status() {
         return new Status(url.toString(), reachable, lastSuccess, batcher.queueDepth(), batcher.sent.sum(),
                 batcher.batches.sum(), batcher.failedBatches.sum(), batcher.dropped.sum(), batcher.expired.sum(),
-                lastError, batcher.lag.quantileSeconds(0.5), batcher.lag.quantileSeconds(0.99), check.report());
+                batcher.superseded.sum(), batcher.woken.sum(), lastError, batcher.lag.quantileSeconds(0.5), batcher.lag.quantileSeconds(0.99), check.report());
     }
 
     @Override

@@ -3,12 +3,15 @@ package io.muster.replication;
 import io.muster.model.Application;
 import io.muster.model.Applications;
 import io.muster.model.InstanceInfo;
+import io.muster.registry.CancelledHereException;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.InvalidInstanceException;
 import io.muster.registry.RegistryFullException;
 import io.muster.registry.TrafficGate.SyncOutcome;
 
 import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
@@ -20,9 +23,16 @@ import java.util.logging.Logger;
 
 /**
  * One round of copying the registry from a peer: the first peer that serves its registry is copied. Departure from
- * Eureka: a peer that answers with an empty registry is a definite answer (the cluster is empty), and so is a
- * peer answering 403 (it is itself waiting for its peers: the cluster is starting together). Only when no peer
- * answers at all is the round a failure; the caller retries in the background instead of blocking the start.
+ * Eureka: a peer that answers with an empty registry is a definite answer (the cluster is empty). A peer that holds
+ * reads is itself waiting for its peers (the cluster is restarting together): it is not a source of truth, but what
+ * it holds (its snapshot, what was registered since) is part of the newest state the cluster has, so when every peer
+ * that answered is waiting, the registries of all of them are copied (and the caller adds its own snapshot): the
+ * nodes open within a retry of each other, each serving the union, instead of waiting on each other for minutes.
+ * Only when no peer answers at all is the round a failure; the caller retries in the background.
+ *
+ * <p>Cancellations are handed over too: each Muster peer's digest carries the cancellations of its window, which
+ * become tombstones here before its registry is copied, so a retried registration from another peer cannot bring a
+ * cancelled instance back; peers' copies that arrived before the sync and that a tombstone covers are removed after.
  */
 final class RegistrySync {
     private static final Logger LOG = Logger.getLogger(RegistrySync.class.getName());
@@ -33,9 +43,9 @@ final class RegistrySync {
     }
 
     /**
-     * Asks every peer at once and copies the first registry that arrives: a peer whose container accepts
-     * connections before its application is up (Tomcat does) holds the request until the read timeout, and asking
-     * one peer after another would add those timeouts up before this node could serve.
+     * Asks every peer at once and copies the first registry of a peer that is not waiting: a peer whose container
+     * accepts connections before its application is up (Tomcat does) holds the request until the read timeout, and
+     * asking one peer after another would add those timeouts up before this node could serve.
      *
      * @param quiet true for background retries: failures are then logged at FINE, not every 2 s as warnings
      */
@@ -53,7 +63,7 @@ final class RegistrySync {
             for (PeerNode peer : peers) {
                 answers.submit(() -> ask(peer));
             }
-            PeerNode starting = null;
+            List<Answer> waiting = new ArrayList<>();
             for (int i = 0; i < peers.size(); i++) {
                 Answer answer;
                 try {
@@ -64,20 +74,24 @@ final class RegistrySync {
                 } catch (ExecutionException e) {
                     continue;   // ask() catches what a peer can throw; nothing else is expected
                 }
-                if (answer.apps() != null) {
+                if (answer.digest() != null) {
+                    handOver(answer.digest());
+                }
+                if (answer.apps() != null && !answer.waiting()) {
                     int copied = copy(answer.apps());
+                    dropCancelled();
                     LOG.info("Muster: synced " + copied + " instances from peer " + answer.peer().url());
                     return new SyncResult(SyncOutcome.PEER_ANSWERED, copied, answer.peer().url().toString());
                 }
-                if (answer.status() == 403) {
-                    starting = starting == null ? answer.peer() : starting;   // keep waiting for one with data
+                if (answer.waiting()) {
+                    waiting.add(answer);   // keep asking the others for one that is not
+                } else {
+                    LOG.log(quiet ? Level.FINE : Level.WARNING, "Muster: cannot sync from peer "
+                            + answer.peer().url() + ": " + answer.error());
                 }
-                LOG.log(quiet ? Level.FINE : Level.WARNING, "Muster: cannot sync from peer " + answer.peer().url()
-                        + ": " + answer.error() + (answer.status() == 403 ? " (the peer is waiting for its own peers)"
-                        : ""));
             }
-            if (starting != null) {
-                return new SyncResult(SyncOutcome.PEER_ANSWERED, 0, starting.url().toString());
+            if (!waiting.isEmpty()) {
+                return fromWaitingPeers(waiting);
             }
             return new SyncResult(SyncOutcome.EVERY_PEER_UNREACHABLE, 0, null);
         } finally {
@@ -85,20 +99,72 @@ final class RegistrySync {
         }
     }
 
-    /** One peer's answer: its registry, or why not (with the HTTP status when it gave one). */
-    private record Answer(PeerNode peer, Applications apps, int status, String error) {
+    /** Every peer that answered is waiting for its own peers: what each of them holds is copied. */
+    private SyncResult fromWaitingPeers(List<Answer> waiting) {
+        int copied = 0;
+        List<String> names = new ArrayList<>();
+        for (Answer a : waiting) {
+            names.add(a.peer().url().toString());
+            if (a.apps() != null) {
+                copied += copy(a.apps());
+            }
+        }
+        dropCancelled();
+        LOG.info("Muster: every peer that answered (" + String.join(", ", names) + ") is waiting for its own peers,"
+                + " as after a whole-cluster restart; copied the " + copied + " instance(s) they hold");
+        return new SyncResult(SyncOutcome.PEERS_WAITING, copied, String.join(", ", names));
     }
 
-    private static Answer ask(PeerNode peer) {
-        try {
-            return new Answer(peer, peer.client().fetchRegistry(), 200, null);
-        } catch (PeerClient.StatusException e) {
-            return new Answer(peer, null, e.status, e.getMessage());
-        } catch (IOException | RuntimeException e) {
-            return new Answer(peer, null, 0, e.toString());
+    private void handOver(PeerDigest digest) {
+        Instant now = Instant.now();
+        digest.cancelled().forEach((key, dirty) -> {
+            int slash = key.indexOf('/');
+            if (slash > 0) {
+                registry.tombstones().remember(key.substring(0, slash), key.substring(slash + 1), dirty, now);
+            }
+        });
+    }
+
+    private void dropCancelled() {
+        int dropped = registry.dropCancelledCopies();
+        if (dropped > 0) {
+            LOG.info("Muster: removed " + dropped + " instance(s) that peers replicated here before the sync and"
+                    + " that were cancelled since");
         }
     }
 
+    /**
+     * One peer's answer: its registry, whether it is itself waiting for its peers (its digest says so, or, for a
+     * stock Eureka server, its reads answer 403), its digest (null from a stock Eureka server), or why not.
+     */
+    private record Answer(PeerNode peer, Applications apps, boolean waiting, PeerDigest digest, String error) {
+    }
+
+    private static Answer ask(PeerNode peer) {
+        PeerClient client = peer.client();
+        try {
+            PeerDigest digest = digestOf(client);
+            if (digest != null) {
+                return new Answer(peer, client.fetchRegistryForSync(), digest.readsHeld(), digest, null);
+            }
+            return new Answer(peer, client.fetchRegistry(), false, null, null);
+        } catch (PeerClient.StatusException e) {
+            boolean waiting = e.status == 403;
+            return new Answer(peer, null, waiting, null,
+                    e.getMessage() + (waiting ? " (the peer is waiting for its own peers)" : ""));
+        } catch (IOException | RuntimeException e) {
+            return new Answer(peer, null, false, null, e.toString());
+        }
+    }
+
+    /** The peer's digest, or null from a stock Eureka server or with credentials the digest does not take. */
+    private static PeerDigest digestOf(PeerClient client) throws IOException {
+        try {
+            return client.fetchDigest();
+        } catch (PeerClient.StatusException e) {
+            return null;   // its apps/ answers for itself next
+        }
+    }
     /**
      * Registers what the peer sent through the same rules as any write; what they refuse is skipped (an older peer
      * may hold instances this node no longer accepts) and reported once, not once per instance.
@@ -107,12 +173,15 @@ final class RegistrySync {
         int copied = 0;
         int invalid = 0;
         int full = 0;
+        int cancelled = 0;
         String example = null;
         for (Application app : apps.applications()) {
             for (InstanceInfo instance : app.instances()) {
                 try {
                     registry.copyFromPeer(instance);
                     copied++;
+                } catch (CancelledHereException e) {
+                    cancelled++;
                 } catch (InvalidInstanceException | RegistryFullException e) {
                     if (e instanceof InvalidInstanceException) {
                         invalid++;
@@ -122,6 +191,10 @@ final class RegistrySync {
                     example = example != null ? example : app.name() + "/" + instance.id() + ": " + e.getMessage();
                 }
             }
+        }
+        if (cancelled > 0) {
+            LOG.info("Muster: start-up sync skipped " + cancelled + " instance(s) cancelled since the version the"
+                    + " peer holds");
         }
         if (invalid + full > 0) {
             LOG.warning("Muster: start-up sync skipped " + invalid + " invalid instance(s) and " + full

@@ -5,6 +5,7 @@ import io.muster.model.InstanceStatus;
 import io.muster.model.ReplicationItem;
 
 import java.time.Instant;
+import java.util.List;
 
 /** Work for one peer. A newer task with the same key replaces a pending one, as in Eureka. */
 sealed interface ReplicationTask {
@@ -17,8 +18,16 @@ sealed interface ReplicationTask {
     String action();
 
     default String key() {
-        return action() + '#' + app() + '/' + id();
+        return key(action(), app(), id());
     }
+
+    static String key(String action, String app, String id) {
+        return action + '#' + app + '/' + id;
+    }
+
+    /** The actions a later cancel of the same instance makes pointless (and harmful, if sent after it). */
+    List<String> SUPERSEDED_BY_CANCEL = List.of(ReplicationItem.REGISTER,
+            ReplicationItem.HEARTBEAT, ReplicationItem.STATUS_UPDATE, ReplicationItem.DELETE_STATUS_OVERRIDE);
 
     ReplicationItem item();
 

@@ -4,12 +4,28 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How replication waits between retries. Production sleeps for real; a test passes one that records the wait and
- * moves its clock, so backoff can be checked without taking the time it describes.
+ * How replication waits between retries. Production sleeps for real, and ends a network backoff early when the peer
+ * shows it is alive; a test passes one that records the wait and moves its clock, so backoff can be checked without
+ * taking the time it describes.
  */
 @FunctionalInterface
 interface Sleeper {
-    Sleeper REAL = d -> TimeUnit.NANOSECONDS.sleep(d.toNanos());
+    Sleeper REAL = new Sleeper() {
+        @Override
+        public void sleep(Duration duration) throws InterruptedException {
+            TimeUnit.NANOSECONDS.sleep(duration.toNanos());
+        }
+
+        @Override
+        public void sleepUnlessWoken(Duration duration, WakeSignal wake) throws InterruptedException {
+            wake.await(duration);
+        }
+    };
 
     void sleep(Duration duration) throws InterruptedException;
+
+    /** A backoff that {@link WakeSignal#wake} may end early; a recording sleeper just records it. */
+    default void sleepUnlessWoken(Duration duration, WakeSignal wake) throws InterruptedException {
+        sleep(duration);
+    }
 }

@@ -1,5 +1,7 @@
 package io.muster.replication;
 
+import io.muster.model.ReplicationItem;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +19,13 @@ import java.util.function.Function;
  * Batches replication tasks for one peer: a bounded pending map where a newer task for the same key replaces the
  * waiting one (so a burst of heartbeats for one instance costs one), batches of up to {@code batchSize} sent once
  * the oldest task has waited {@code delay} (default 25 ms, Eureka's is 500 ms), expired tasks dropped unsent, and
- * retry with exponential backoff on congestion (from 1 s) and network failures (from 100 ms), capped at 30 s.
+ * retry with exponential backoff on congestion (from 1 s, capped at 30 s) and network failures (from 100 ms, capped
+ * at 5 s, and ended early by {@link #wake} when the peer shows it is alive).
+ *
+ * <p>A cancel supersedes the instance's waiting registration, heartbeat and status tasks: they are dropped (counted
+ * in {@code superseded}), never sent after it. A replacement keeps its predecessor's place in the queue, so without
+ * this a registration queued before a cancel and replaced after it would reach the peer first and be cancelled
+ * there, or one put back by a retry would reach it after the cancel and bring the instance back.
  *
  * <p>Time comes from the injected clock and waits go through the {@link Sleeper}; {@link #start} runs the batches
  * on a worker thread, and a test that does not start it calls {@link #runOnce} itself, so that every rule here can
@@ -30,6 +38,8 @@ final class TaskBatcher implements AutoCloseable {
     private static final Duration CONGESTION_BACKOFF = Duration.ofSeconds(1);
     private static final Duration NETWORK_BACKOFF = Duration.ofMillis(100);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    /** A peer that refuses connections costs one refused connect per attempt: it is tried again within seconds. */
+    private static final Duration MAX_NETWORK_BACKOFF = Duration.ofSeconds(5);
 
     private record Pending(ReplicationTask task, Instant enqueued) {
     }
@@ -47,12 +57,17 @@ final class TaskBatcher implements AutoCloseable {
     private volatile Thread worker;
     private volatile boolean running = true;
     private int consecutiveFailures;     // the batch-running thread only
+    private final WakeSignal wakeSignal = new WakeSignal();
 
     final LongAdder sent = new LongAdder();
     final LongAdder batches = new LongAdder();
     final LongAdder failedBatches = new LongAdder();
     final LongAdder dropped = new LongAdder();
     final LongAdder expired = new LongAdder();
+    /** Tasks dropped because a later cancel of their instance made them pointless. */
+    final LongAdder superseded = new LongAdder();
+    /** Network backoffs ended early because the peer showed it is alive. */
+    final LongAdder woken = new LongAdder();
     /** Enqueue to acknowledgement of each delivered task; a retried task keeps its first enqueue time. */
     final LagWindow lag;
 
@@ -82,6 +97,13 @@ final class TaskBatcher implements AutoCloseable {
         try {
             if (!running) {
                 return;
+            }
+            if (task instanceof ReplicationTask.Cancel) {
+                for (String action : ReplicationTask.SUPERSEDED_BY_CANCEL) {
+                    if (pending.remove(ReplicationTask.key(action, task.app(), task.id())) != null) {
+                        superseded.increment();
+                    }
+                }
             }
             Pending previous = pending.get(task.key());
             if (previous == null && pending.size() >= maxPending) {
@@ -220,7 +242,9 @@ final class TaskBatcher implements AutoCloseable {
         try {
             // the first enqueue time is kept: the lag a peer outage causes is what the lag figures are for
             for (Pending p : batch) {
-                if (!pending.containsKey(p.task.key()) && pending.size() < maxPending) {
+                if (cancelledSince(p.task)) {
+                    superseded.increment();
+                } else if (!pending.containsKey(p.task.key()) && pending.size() < maxPending) {
                     pending.put(p.task.key(), p);
                 }
             }
@@ -228,8 +252,32 @@ final class TaskBatcher implements AutoCloseable {
             lock.unlock();
         }
         consecutiveFailures = Math.min(consecutiveFailures + 1, 16);
-        long backoff = Math.min(MAX_BACKOFF.toMillis(), base.toMillis() << Math.min(consecutiveFailures - 1, 8));
-        sleeper.sleep(Duration.ofMillis(backoff));
+        boolean network = base == NETWORK_BACKOFF;
+        long backoff = Math.min((network ? MAX_NETWORK_BACKOFF : MAX_BACKOFF).toMillis(),
+                base.toMillis() << Math.min(consecutiveFailures - 1, 8));
+        if (network) {
+            sleeper.sleepUnlessWoken(Duration.ofMillis(backoff), wakeSignal);
+        } else {
+            sleeper.sleep(Duration.ofMillis(backoff));   // a congested peer is alive already: no wake helps it
+        }
+    }
+
+    /** Whether a cancel of the task's instance was queued while the task was out for sending. Lock held. */
+    private boolean cancelledSince(ReplicationTask task) {
+        return !(task instanceof ReplicationTask.Cancel)
+                && pending.containsKey(ReplicationTask.key(ReplicationItem.CANCEL, task.app(), task.id()));
+    }
+
+    /**
+     * The peer showed it is alive: a network backoff in progress ends (no sooner than {@link WakeSignal#FLOOR}
+     * after it began). Returns whether one was in progress.
+     */
+    boolean wake() {
+        boolean was = wakeSignal.wake();
+        if (was) {
+            woken.increment();
+        }
+        return was;
     }
 
     /** Stops sending: what is still queued is dropped, a backoff in progress is interrupted. */

@@ -37,6 +37,11 @@ public enum Endpoint {
     CHANGES(CLIENT, "changes"),
     /** Muster-only: per-app hashes peers compare their registries with (the cluster check). */
     CLUSTER_DIGEST(PEER, "cluster_digest"),
+    /**
+     * Muster-only: the full registry for a peer's start-up sync, answered while reads are held too (the digest says
+     * whether they are): nodes restarted together copy what each other holds instead of waiting for each other.
+     */
+    CLUSTER_REGISTRY(PEER, "cluster_registry"),
     ADMIN_CSRF(ADMIN, "admin"),
     ADMIN_ACTION(ADMIN, "admin");
 

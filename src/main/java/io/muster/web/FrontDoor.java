@@ -106,9 +106,13 @@ public final class FrontDoor implements Filter {
             write(rsp, route.refusal());
             return;
         }
-        List<String> roles = access(route, method, req).roles(clientAuthRequired);
+        Access access = access(route, method, req);
+        List<String> roles = access.roles(clientAuthRequired);
         if (!roles.isEmpty() && !Authenticator.authorize(req, rsp, roles)) {
             return;
+        }
+        if (access == Access.PEER || SERVER_IDENTITY.equals(req.getHeader(IDENTITY_HEADER))) {
+            api.peerHeard().run();
         }
         if (route.endpoint() == Endpoint.CHANGES) {
             changes.openStream(req, rsp);
@@ -160,6 +164,10 @@ public final class FrontDoor implements Filter {
             return head ? r.withoutBody() : r;
         });
     }
+
+    /** Eureka servers (and Muster) name themselves so when they fetch from a peer, as at the start-up sync. */
+    private static final String IDENTITY_HEADER = "DiscoveryIdentity-Name";
+    private static final String SERVER_IDENTITY = "DefaultServer";
 
     /** A write flagged as replicated claims to come from a peer, whatever its endpoint. */
     private static Access access(Route route, String method, HttpServletRequest req) {

@@ -106,6 +106,9 @@ public final class Router {
         if (n == 3 && s.get(1).equals("cluster") && s.get(2).equals("digest")) {
             return get(m, Endpoint.CLUSTER_DIGEST, s, null, null, null);
         }
+        if (n == 3 && s.get(1).equals("cluster") && s.get(2).equals("registry")) {
+            return get(m, Endpoint.CLUSTER_REGISTRY, s, null, null, null);
+        }
         if (n < 3 || !s.get(1).equals("admin")) {
             return Route.NOT_FOUND;
         }

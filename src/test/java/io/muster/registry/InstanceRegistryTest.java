@@ -20,6 +20,7 @@ import static io.muster.model.InstanceStatus.STARTING;
 import static io.muster.model.InstanceStatus.UNKNOWN;
 import static io.muster.model.InstanceStatus.UP;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class InstanceRegistryTest {
     private final MutableClock clock = MutableClock.atEpochMillis(1_700_000_000_000L);
@@ -101,10 +102,41 @@ class InstanceRegistryTest {
         assertThat(stored("ORDERS", "i-1").lastDirtyTimestamp()).isEqualTo(2_001);
         assertThat(stored("ORDERS", "i-1").status()).isEqualTo(UP);
 
-        registry.cancel("ORDERS", "i-1", Origin.CLIENT);
-        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(1_500).build(), Origin.PEER);
-        assertThat(stored("ORDERS", "i-1").lastDirtyTimestamp()).as("a peer's copy is taken as it comes")
-                .isEqualTo(1_500);
+    }
+
+    @Test
+    void aReplicatedRegistrationNoNewerThanACancelHereIsRefusedAndANewerOneIsTaken() {
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_000).build(), Origin.CLIENT);
+        registry.cancel("ORDERS", "i-1", Origin.PEER);
+        // a peer's retry queued before the cancel reached it: it would bring a cancelled instance back
+        assertThatThrownBy(() -> registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_000)
+                .build(), Origin.PEER)).isInstanceOf(CancelledHereException.class);
+        assertThat(registry.views().lease("ORDERS", "i-1")).isEmpty();
+        assertThat(registry.staleRegistrationsRefused()).isEqualTo(1);
+
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_500).build(), Origin.PEER);
+        assertThat(stored("ORDERS", "i-1").lastDirtyTimestamp()).as("registered again since, elsewhere")
+                .isEqualTo(2_500);
+    }
+
+    @Test
+    void anExpiryIsNoCancellationAPeersCopyOfAnEvictedInstanceIsTaken() {
+        // evicted here on this node's clock, alive on the peer whose heartbeats did not reach us in time
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_000).build(), Origin.CLIENT);
+        registry.expire("ORDERS", "i-1");
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_000).build(), Origin.PEER);
+        assertThat(registry.views().lease("ORDERS", "i-1")).isPresent();
+    }
+
+    @Test
+    void cancellationsHandedOverRemoveThePeersCopiesTheyCoverButNotNewerOnes() {
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(1_000).build(), Origin.PEER);
+        registry.register(Instances.sample("ORDERS", "i-2").lastDirtyTimestamp(3_000).build(), Origin.PEER);
+        registry.tombstones().remember("ORDERS", "i-1", 1_000, clock.instant());
+        registry.tombstones().remember("ORDERS", "i-2", 2_000, clock.instant());
+        assertThat(registry.dropCancelledCopies()).isEqualTo(1);
+        assertThat(registry.views().lease("ORDERS", "i-1")).isEmpty();
+        assertThat(registry.views().lease("ORDERS", "i-2")).as("registered again after that cancel").isPresent();
     }
 
     @Test

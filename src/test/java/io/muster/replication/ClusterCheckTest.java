@@ -42,7 +42,6 @@ class ClusterCheckTest {
         registry.addListener(cluster);
         cluster.refresh();
         checker = new ClusterChecker(registry, cluster, clock, GRACE, Duration.ofMinutes(3));
-        registry.addListener(checker);
         peerHas(Map.of());
     }
 

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What reaches peers, in which batches, and what happens with their answers. No network: a recording peer. */
 class PeerClusterTest {
@@ -286,11 +287,36 @@ class PeerClusterTest {
     }
 
     @Test
-    void aPeerThatIsItselfWaitingForItsPeersCountsAsAnswered() {
+    void aMusterPeerWaitingForItsPeersIsCopiedButNotTakenAsTheClustersTruth() {
+        cluster();
+        peer.digest = new PeerDigest(Map.of(), Map.of(), true);
+        peer.registry = new Applications(1, "UP_1_", List.of(new Application("B", List.of(Instances.up("B", "b-1")))));
+        SyncResult sync = cluster.syncUp(false);
+        assertThat(sync.outcome()).as("restarted together: it holds its snapshot, not the cluster's present")
+                .isEqualTo(SyncOutcome.PEERS_WAITING);
+        assertThat(sync.copied()).isEqualTo(1);
+        assertThat(registry.views().instance("B", "b-1")).isPresent();
+    }
+
+    @Test
+    void theSyncHandsOverThePeersCancellationsAndDropsTheCopiesTheyCover() {
+        cluster();
+        // a peer's retried registration arrived before the sync; the peer synced from cancelled it meanwhile
+        registry.register(Instances.sample("B", "b-1").lastDirtyTimestamp(1_000).build(), Origin.PEER);
+        peer.digest = new PeerDigest(Map.of(), Map.of("B/b-1", 1_000L), false);
+        assertThat(cluster.syncUp(false).outcome()).isEqualTo(SyncOutcome.PEER_ANSWERED);
+        assertThat(registry.views().lease("B", "b-1")).isEmpty();
+        assertThatThrownBy(() -> registry.register(Instances.sample("B", "b-1").lastDirtyTimestamp(1_000).build(),
+                Origin.PEER)).as("a later retry of it is refused too")
+                .isInstanceOf(io.muster.registry.CancelledHereException.class);
+    }
+
+    @Test
+    void aStockPeerThatIsItselfWaitingForItsPeersCountsAsAnswerNotAsTruth() {
         cluster();
         peer.failWith = new PeerClient.StatusException(403);
         assertThat(cluster.syncUp(false).outcome()).as("cluster starting together")
-                .isEqualTo(SyncOutcome.PEER_ANSWERED);
+                .isEqualTo(SyncOutcome.PEERS_WAITING);
     }
 
     @Test

@@ -46,6 +46,11 @@ final class RecordingPeerClient implements PeerClient {
     }
 
     @Override
+    public Applications fetchRegistryForSync() throws IOException {
+        return fetchRegistry();
+    }
+
+    @Override
     public Applications fetchRegistry() throws IOException {
         IOException fail = failWith;
         if (fail != null) {

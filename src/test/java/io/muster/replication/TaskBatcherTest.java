@@ -1,5 +1,6 @@
 package io.muster.replication;
 
+import io.muster.testing.Instances;
 import io.muster.testing.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -171,6 +172,81 @@ class TaskBatcherTest {
         batcher.runOnce();
         batcher.runOnce();
         assertThat(sent.get(1)).containsExactly("a@" + newer.toEpochMilli());
+    }
+
+    private ReplicationTask register(String id) {
+        return new ReplicationTask.Register(Instances.up("A", id), clock.instant().plus(Duration.ofHours(1)));
+    }
+
+    @Test
+    void aCancelSupersedesTheInstancesWaitingTasksSoARegistrationAfterItIsSentAfterIt() throws Exception {
+        batcher = batcher(10, 10);
+        batcher.offer(register("a"));
+        batcher.offer(new ReplicationTask.Heartbeat(Instances.up("A", "a"), clock.instant().plusSeconds(60)));
+        batcher.offer(cancel("a"));
+        batcher.offer(register("a"));   // the client came back: must reach the peer after the cancel
+        clock.advance(DELAY);
+        batcher.runOnce();
+        assertThat(sent.get(0)).extracting(s -> s.substring(0, s.indexOf('@'))).containsExactly("a", "a");
+        assertThat(batcher.superseded.sum()).isEqualTo(2);
+    }
+
+    @Test
+    void aRegistrationPutBackByARetryIsDroppedWhenACancelWasQueuedMeanwhile() throws Exception {
+        batcher = new TaskBatcher("test-batcher", 10, 10, DELAY, clock, d -> clock.advance(d), batch -> {
+            sent.add(batch.stream().map(t -> t.action() + ":" + t.id()).toList());
+            if (sent.size() == 1) {
+                batcher.offer(cancel("a"));   // the client cancels while the registration is failing to go out
+                return Outcome.TRANSIENT_FAILURE;
+            }
+            return Outcome.SUCCESS;
+        });
+        batcher.offer(register("a"));
+        clock.advance(DELAY);
+        batcher.runOnce();
+        batcher.runOnce();
+        assertThat(sent.get(1)).as("only the cancel; the registration after it would bring the instance back")
+                .containsExactly("Cancel:a");
+        assertThat(batcher.superseded.sum()).isEqualTo(1);
+    }
+
+    @Test
+    void networkBackoffIsCappedAtFiveSecondsAPeerThatRefusesConnectionsIsTriedAgainSoon() throws Exception {
+        for (int i = 0; i < 10; i++) {
+            answers.add(Outcome.TRANSIENT_FAILURE);
+        }
+        batcher.offer(cancel("a", Duration.ofHours(1)));
+        clock.advance(DELAY);
+        for (int i = 0; i < 10; i++) {
+            batcher.runOnce();
+        }
+        assertThat(sleeps).extracting(Duration::toMillis).endsWith(3200L, 5000L, 5000L, 5000L, 5000L);
+    }
+
+    @Test
+    void aSignOfThePeersLifeEndsANetworkBackoffAtOnce() throws Exception {
+        java.util.concurrent.CountDownLatch failing = new java.util.concurrent.CountDownLatch(5);
+        java.util.concurrent.CountDownLatch delivered = new java.util.concurrent.CountDownLatch(1);
+        batcher = new TaskBatcher("test-batcher", 5, 3, DELAY, java.time.Clock.systemUTC(), Sleeper.REAL, batch -> {
+            if (failing.getCount() > 0) {
+                failing.countDown();
+                return Outcome.TRANSIENT_FAILURE;   // 100, 200, 400, 800, then a 1.6 s backoff
+            }
+            delivered.countDown();
+            return Outcome.SUCCESS;
+        });
+        batcher.start();
+        batcher.offer(new ReplicationTask.Cancel("A", "a", java.time.Instant.now().plus(Duration.ofHours(1))));
+        assertThat(failing.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(WakeSignal.FLOOR.toMillis() + 100);   // into the 1.6 s backoff, past the wake floor
+        long woken = System.nanoTime();
+        while (!batcher.wake()) {
+            Thread.sleep(5);
+        }
+        assertThat(delivered.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - woken)).as("sent right after the wake, not after 1.6 s")
+                .isLessThan(Duration.ofMillis(700));
+        assertThat(batcher.woken.sum()).isEqualTo(1);
     }
 
     @Test
