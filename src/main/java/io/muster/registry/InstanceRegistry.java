@@ -65,8 +65,6 @@ public final class InstanceRegistry {
     /** Each application's and each client address's part of {@link #weight}; under changeLock. */
     private final HeapShares shares;
     private final Tombstones tombstones;
-    /** Replicated registrations refused because the instance was cancelled here after their version. */
-    private final LongAdder staleRefused = new LongAdder();
 
     /** A registry with the default limits. */
     public InstanceRegistry(Clock clock, Duration deltaRetention) {
@@ -240,7 +238,7 @@ public final class InstanceRegistry {
     private void refuseIfCancelled(InstanceInfo registrant) {
         long cancelled = tombstones.cancelledVersion(registrant.app(), registrant.id());
         if (cancelled != Long.MIN_VALUE && cancelled >= registrant.lastDirtyTimestamp()) {
-            staleRefused.increment();
+            refusals.get(Refusal.CANCELLED_SINCE).increment();
             throw new CancelledHereException(registrant.app() + "/" + registrant.id() + " was cancelled at version "
                     + cancelled + ", this copy is version " + registrant.lastDirtyTimestamp());
         }
@@ -271,10 +269,6 @@ public final class InstanceRegistry {
         return tombstones;
     }
 
-    /** Replicated registrations refused as older than a cancellation here. */
-    public long staleRegistrationsRefused() {
-        return staleRefused.sum();
-    }
 
     /**
      * Puts back an instance saved in a snapshot, with its lease's timestamps as they were. Validated and counted

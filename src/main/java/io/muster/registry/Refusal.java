@@ -28,7 +28,9 @@ public enum Refusal {
     /** {@code eureka.server.maxAppHeapPercent}: one application's share of that heap. */
     MAX_APP_BYTES,
     /** {@code eureka.server.maxClientHeapPercent}: one client address's share of that heap. */
-    MAX_CLIENT_BYTES;
+    MAX_CLIENT_BYTES,
+    /** A peer's replicated registration no newer than a cancellation of the instance here ({@link Tombstones}). */
+    CANCELLED_SINCE;
 
     /** A cap on the number of instances (not on what an instance holds, nor on memory). */
     public boolean countsInstances() {

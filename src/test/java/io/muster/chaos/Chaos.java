@@ -22,24 +22,34 @@ import java.util.List;
  */
 public final class Chaos {
     /** How big and how long; {@link #full()} is the documented run, {@link #quick()} the one mvn verify runs. */
+    /**
+     * @param converge how long the harness waits for the nodes to agree
+     * @param checkBound the bound for faults only the cluster check can heal (a link fault outlasting the retry
+     *                   window): its interval and grace, plus a few seconds
+     */
     record Settings(int instances, int burst, int cancelsWhileDown, int workers, int opsPerSecond, int apps,
-                    Duration outage, Duration linkFault, Duration converge, List<String> nodeSettings) {
+                    Duration outage, Duration linkFault, Duration converge, Duration checkBound,
+                    List<String> nodeSettings) {
     }
+
+    /** Restarts heal by replication and the start-up sync alone: every node agrees within this of the restart. */
+    static final Duration RESTART_BOUND = Duration.ofSeconds(10);
 
     static Settings full() {
         return new Settings(3000, 1000, 100, 12, 150, 60, Duration.ofSeconds(20), Duration.ofSeconds(45),
-                Duration.ofSeconds(240), List.of());
+                Duration.ofSeconds(240), Duration.ofSeconds(30 + 60 + 15), List.of());
     }
 
     /** Small counts, and a retry window and cluster check shortened so a link fault can outlast them in seconds. */
     static Settings quick() {
         return new Settings(300, 200, 20, 6, 60, 12, Duration.ofSeconds(5), Duration.ofSeconds(8),
-                Duration.ofSeconds(90), List.of("-Deureka.server.maxTimeForReplication=6000",
-                "-Deureka.server.clusterCheck.intervalMs=3000", "-Deureka.server.clusterCheck.repairGraceMs=6000"));
+                Duration.ofSeconds(90), Duration.ofSeconds(3 + 6 + 15), List.of(
+                "-Deureka.server.maxTimeForReplication=6000", "-Deureka.server.clusterCheck.intervalMs=3000",
+                "-Deureka.server.clusterCheck.repairGraceMs=6000"));
     }
 
     /** How many faults {@link #faults()} runs (the baseline not counted). */
-    static final int FAULTS = 12;
+    static final int FAULTS = 13;
 
     private static final long TEN_MINUTES = Duration.ofMinutes(10).toMillis();
 
@@ -124,9 +134,9 @@ public final class Chaos {
         record("kill -9 during a burst", "SIGKILL node 2 right after it acknowledged " + s.cancelsWhileDown / 4
                 + " cancellations, halfway through " + s.burst + " registrations on nodes 1 and 3; "
                 + s.cancelsWhileDown + " of those cancelled on node 3 while node 2 is down; node 2 started again",
-                () -> killDuringBurst(1));
+                RESTART_BOUND, true, () -> killDuringBurst(1));
         record("undeploy and redeploy", "node 2's application undeployed through Tomcat's manager for "
-                + s.outage.toSeconds() + " s under load, then deployed again", () -> {
+                + s.outage.toSeconds() + " s under load, then deployed again", RESTART_BOUND, true, () -> {
             outages.down(1);
             cluster.nodes.get(1).undeploy();
             Thread.sleep(s.outage.toMillis());
@@ -144,6 +154,21 @@ public final class Chaos {
         linkFault("peer times out", "node 2 never answers replication batches from nodes 1 and 3 (timeouts)",
                 () -> cluster.linksInto(1, LinkProxy.Mode.BATCH_TIMEOUT));
         long skewed = load.clients() / 5;
+        record("whole-cluster restart", "every node stopped (SIGTERM: each saves its snapshot), then started"
+                + " again one after another, the first with no peer to sync from", RESTART_BOUND, true, () -> {
+            for (int i = 0; i < 3; i++) {
+                outages.down(i);
+            }
+            for (int i = 0; i < 3; i++) {
+                cluster.nodes.get(i).stop();
+            }
+            log("all three nodes stopped");
+            for (int i = 0; i < 3; i++) {
+                cluster.start(i);
+                outages.up(i);
+            }
+            log("all three nodes started again");
+        });
         record("client clock 10 min ahead", "a fifth of the clients (" + skewed + ") run their clocks 10 minutes"
                 + " ahead for " + s.linkFault.toSeconds() + " s (each sets itself DOWN, then goes on writing), then the"
                 + " clocks are put right and each sets itself UP again", () -> {
@@ -233,6 +258,11 @@ public final class Chaos {
     }
 
     private void record(String name, String injected, Fault fault) throws Exception {
+        record(name, injected, s.checkBound, false, fault);
+    }
+
+    private void record(String name, String injected, Duration bound, boolean everyPoll, Fault fault)
+            throws Exception {
         if (!only.isEmpty() && !name.equals("baseline") && only.stream().noneMatch(w -> w.startsWith("=")
                 ? name.equals(w.substring(1)) : name.contains(w))) {
             return;
@@ -248,7 +278,7 @@ public final class Chaos {
         double drained = awaitQueuesDrained(Duration.ofSeconds(60));
         List<NodeGauges> gauges = cluster.nodes.stream().map(NodeGauges::of).toList();
         FaultResult r = new FaultResult(name, injected, Duration.between(started, Instant.now()), v, drained,
-                Counters.of(load, watchers).minus(before), gauges);
+                Counters.of(load, watchers).minus(before), gauges, bound, everyPoll);
         results.add(r);
         log(r.summary());
         gauges.forEach(g -> log("  " + g.brief()));

@@ -16,27 +16,44 @@ import java.util.Set;
 final class Convergence {
     record Verdict(boolean converged, double seconds, int checked, int lost, int wrongStatus, int resurrected,
                    int unknown, int duplicates, int uncertain, List<String> hashes, List<String> examples,
-                   List<String> exampleIds) {
+                   List<String> exampleIds, int resurrectedAtAnyPoll) {
+        Verdict withResurrectedAtAnyPoll(int n) {
+            return new Verdict(converged, seconds, checked, lost, wrongStatus, resurrected, unknown, duplicates,
+                    uncertain, hashes, examples, exampleIds, n);
+        }
     }
+
+    /** A cancellation acknowledged longer ago than this is on every node that is up (replication takes ~0.5 s). */
+    static final long REPLICATED_WITHIN_NANOS = 2_000_000_000L;
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
 
+    /**
+     * Polls until the nodes converge or the timeout ends. Every poll also counts the instances listed by a node that
+     * answers whose cancellation was acknowledged more than {@link #REPLICATED_WITHIN_NANOS} before it: the most
+     * seen at one poll is the verdict's {@code resurrectedAtAnyPoll} (the end state alone hides a cancelled instance
+     * that was back for a minute and then repaired).
+     */
     Verdict await(List<String> nodes, Ledger ledger, Duration timeout) throws InterruptedException {
         long start = System.nanoTime();
         Verdict v;
+        int worst = 0;
         do {
             v = once(nodes, ledger, (System.nanoTime() - start) / 1e9);
+            worst = Math.max(worst, v.resurrectedAtAnyPoll());
             if (v.converged) {
-                return v;
+                return v.withResurrectedAtAnyPoll(worst);
             }
-            Thread.sleep(1000);
+            Thread.sleep(500);
         } while (System.nanoTime() - start < timeout.toNanos());
-        return v;
+        return v.withResurrectedAtAnyPoll(worst);
     }
 
     Verdict once(List<String> nodes, Ledger ledger, double elapsed) {
         Map<String, Ledger.Acked> expected = ledger.certain();
+        long settledBefore = System.nanoTime() - REPLICATED_WITHIN_NANOS;
+        Set<String> backSettled = new HashSet<>();
         Set<String> lost = new HashSet<>();
         Set<String> wrong = new HashSet<>();
         Set<String> back = new HashSet<>();
@@ -54,6 +71,9 @@ final class Convergence {
             expected.forEach((id, acked) -> {
                 String seen = view.statusById().get(id);
                 if (acked.cancelled()) {
+                    if (seen != null && acked.at() - settledBefore < 0) {
+                        backSettled.add(id);
+                    }
                     if (seen != null && back.add(id) && examples.size() < 5) {
                         exampleIds.add(id);
                         examples.add(url + " " + id + " cancelled but present as " + seen);
@@ -78,6 +98,6 @@ final class Convergence {
         boolean ok = sameHash && lost.isEmpty() && wrong.isEmpty() && back.isEmpty() && unknown.isEmpty()
                 && duplicates == 0;
         return new Verdict(ok, elapsed, expected.size(), lost.size(), wrong.size(), back.size(), unknown.size(),
-                duplicates, ledger.uncertainCount(), hashes, examples, List.copyOf(exampleIds));
+                duplicates, ledger.uncertainCount(), hashes, examples, List.copyOf(exampleIds), backSettled.size());
     }
 }

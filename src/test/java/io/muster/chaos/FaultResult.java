@@ -4,10 +4,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** One fault's figures and whether it passed. */
+/**
+ * One fault's figures and whether it passed. {@code bound}: how soon after healing the nodes must agree (seconds
+ * where replication itself can heal it, the cluster check's interval and grace where only it can);
+ * {@code everyPoll}: whether a cancelled instance listed at any poll fails the fault (restarts: nothing cancelled may
+ * come back even for a moment; partitions: a cut-off node cannot know until the link heals).
+ */
 record FaultResult(String fault, String injected, Duration took, Convergence.Verdict verdict, double drainSeconds,
-                   Counters counts,
-                   List<NodeGauges> gauges) {
+                   Counters counts, List<NodeGauges> gauges, Duration bound, boolean everyPoll) {
     /** A replication queue still this deep after the nodes agreed is one that does not drain. */
     static final double MAX_SETTLED_QUEUE = 50;
     /** Half of a node's -Xmx (Cluster): a heap after GC above it is one that grows with the faults. */
@@ -20,6 +24,12 @@ record FaultResult(String fault, String injected, Duration took, Convergence.Ver
             f.add("not converged: lost " + v.lost() + ", stale status " + v.wrongStatus() + ", resurrected "
                     + v.resurrected() + ", unknown " + v.unknown() + ", duplicates " + v.duplicates() + ", hashes "
                     + v.hashes());
+        }
+        if (v.converged() && v.seconds() > bound.toSeconds()) {
+            f.add(String.format("converged %.1f s after healing, bound %d s", v.seconds(), bound.toSeconds()));
+        }
+        if (everyPoll && v.resurrectedAtAnyPoll() > 0) {
+            f.add(v.resurrectedAtAnyPoll() + " cancelled instance(s) listed at a poll after the restart");
         }
         if (counts.serverErrorsWhileUp() + counts.readErrorsWhileUp() > 0) {
             f.add((counts.serverErrorsWhileUp() + counts.readErrorsWhileUp()) + " 5xx from nodes that were up");
@@ -61,16 +71,19 @@ record FaultResult(String fault, String injected, Duration took, Convergence.Ver
     }
 
     static String table(List<FaultResult> results) {
-        StringBuilder b = new StringBuilder("| fault | result | converged after heal (s) | instances checked | lost"
-                + " | stale status | resurrected | duplicates | writes (acked) | 5xx while up | 5xx while down"
+        StringBuilder b = new StringBuilder("| fault | result | converged after heal (s) | bound (s) | instances"
+                + " checked | lost | stale status | resurrected | cancelled listed at a poll | duplicates"
+                + " | writes (acked) | 5xx while up | 5xx while down"
                 + " | cap 503 | reconciles | empty reads | queues drained (s) | heap after GC (MB) | threads | fds |\n"
-                + "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|---|\n");
+                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|---|\n");
         for (FaultResult r : results) {
             Convergence.Verdict v = r.verdict;
             Counters c = r.counts;
-            b.append(String.format("| %s | %s | %.1f | %d | %d | %d | %d | %d | %d (%d) | %d | %d | %d | %d | %d"
-                            + " | %.1f | %s | %s | %s |%n", r.fault, r.passed() ? "pass" : "FAIL", v.seconds(),
-                    v.checked(), v.lost(), v.wrongStatus(), v.resurrected(), v.duplicates(), c.writes(), c.acked(),
+            b.append(String.format("| %s | %s | %.1f | %d | %d | %d | %d | %d | %s | %d | %d (%d) | %d | %d | %d"
+                            + " | %d | %d | %.1f | %s | %s | %s |%n", r.fault, r.passed() ? "pass" : "FAIL",
+                    v.seconds(), r.bound.toSeconds(), v.checked(), v.lost(), v.wrongStatus(), v.resurrected(),
+                    r.everyPoll ? Integer.toString(v.resurrectedAtAnyPoll()) : "(not asked)", v.duplicates(),
+                    c.writes(), c.acked(),
                     c.serverErrorsWhileUp() + c.readErrorsWhileUp(), c.serverErrorsWhileDown(), c.capRefusals(),
                     c.reconciles(), c.emptyAfterData(),
                     r.drainSeconds,

@@ -9,8 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * or may not have happened) and is left out of the checks until a later write is acknowledged.
  */
 final class Ledger {
-    /** status null: cancelled. */
-    record Acked(String app, String status) {
+    /** status null: cancelled; {@code at}: when it was acknowledged ({@link System#nanoTime}). */
+    record Acked(String app, String status, long at) {
         boolean cancelled() {
             return status == null;
         }
@@ -20,12 +20,12 @@ final class Ledger {
     private final Map<String, Boolean> uncertain = new ConcurrentHashMap<>();
 
     void registered(String id, String app, String status) {
-        acked.put(id, new Acked(app, status));
+        acked.put(id, new Acked(app, status, System.nanoTime()));
         uncertain.remove(id);
     }
 
     void cancelled(String id, String app) {
-        acked.put(id, new Acked(app, null));
+        acked.put(id, new Acked(app, null, System.nanoTime()));
         uncertain.remove(id);
     }
 

@@ -112,7 +112,7 @@ class InstanceRegistryTest {
         assertThatThrownBy(() -> registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_000)
                 .build(), Origin.PEER)).isInstanceOf(CancelledHereException.class);
         assertThat(registry.views().lease("ORDERS", "i-1")).isEmpty();
-        assertThat(registry.staleRegistrationsRefused()).isEqualTo(1);
+        assertThat(registry.refusals(Refusal.CANCELLED_SINCE)).isEqualTo(1);
 
         registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_500).build(), Origin.PEER);
         assertThat(stored("ORDERS", "i-1").lastDirtyTimestamp()).as("registered again since, elsewhere")
