@@ -38,7 +38,7 @@ public final class RegistryBootstrap implements ServletContextListener {
             throw e;
         }
         LocalNode self = localNode(context, config);
-        server = new RegistryServer(config, Clock.systemUTC(), self, snapshotDirectory(config));
+        server = new RegistryServer(config, Clock.systemUTC(), self, snapshotPlace(config, self));
         server.start();
         RegistryServer started = server;
         // isMatchAfter=true appends each mapping, so both containers run the filters in the order written here
@@ -81,23 +81,13 @@ public final class RegistryBootstrap implements ServletContextListener {
         return dir.toPath().resolve("muster-bodies");
     }
 
-    /**
-     * Where the registry snapshot lives, or null when off. Default: java.io.tmpdir/muster-&lt;user&gt;, not the
-     * context's own temp directory (jakarta.servlet.context.tempdir): Tomcat and Payara delete that one on
-     * undeploy, and a redeploy is the restart the snapshot exists for. The user's name keeps two users' servers on
-     * one machine apart (the shared temp directory is everyone's, and each one's directory must be its own); the
-     * file names inside carry the context path and port, so one user's contexts and domains share it safely.
-     */
-    private static Path snapshotDirectory(ServerConfig config) {
+    /** Where the registry snapshot lives and whose it is (see {@link SnapshotPlace}), or null when off. */
+    private static SnapshotPlace snapshotPlace(ServerConfig config, LocalNode self) {
         if (!config.snapshot().enabled()) {
             return null;
         }
-        return config.snapshot().directory() != null ? Path.of(config.snapshot().directory())
-                : Path.of(System.getProperty("java.io.tmpdir"), "muster-" + safeName(System.getProperty("user.name")));
-    }
-
-    private static String safeName(String user) {
-        return user == null || user.isBlank() ? "unknown" : user.replaceAll("[^A-Za-z0-9._-]", "_");
+        return SnapshotPlace.choose(config.snapshot().directory(), System::getProperty, self.contextPath(),
+                self.port());
     }
 
     /** This node's identity for recognising itself among the peer URLs. */

@@ -20,9 +20,9 @@ import io.muster.status.StatusSource;
 import io.muster.snapshot.CancelJournal;
 import io.muster.snapshot.RegistryFile;
 import io.muster.snapshot.SnapshotDirectory;
+import io.muster.snapshot.SnapshotLock;
 import io.muster.web.ChangeStreams;
 
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,6 +52,8 @@ public final class RegistryServer implements AutoCloseable {
     private final StartupSync startup;
     private final RegistryFile snapshot;
     private final CancelJournal cancels;
+    /** This node's hold on its snapshot file; null when snapshots are off. */
+    private final SnapshotLock snapshotLock;
     private final ChangeStreams changes;
     private final RemoteRegions remoteRegions;
     private final ClusterChecker checker;
@@ -60,10 +62,12 @@ public final class RegistryServer implements AutoCloseable {
     private Scheduler regionScheduler;
 
     /**
-     * @param snapshotDir where the registry is saved and restored from, or null when snapshots are off; a directory
-     *                    that is refused (see {@link SnapshotDirectory#open}) turns them off for this run
+     * @param snapshotPlace where the registry is saved and restored from, and whose it is, or null when snapshots
+     *                      are off; a directory that is refused (see {@link SnapshotDirectory#open}), a file another
+     *                      live node holds (see {@link SnapshotLock}) or an identity that cannot tell this node
+     *                      from another turns them off for this run
      */
-    public RegistryServer(ServerConfig config, Clock clock, LocalNode self, Path snapshotDir) {
+    RegistryServer(ServerConfig config, Clock clock, LocalNode self, SnapshotPlace snapshotPlace) {
         this.config = config;
         this.self = self;
         this.registry = new InstanceRegistry(clock, config.delta().retention(), config.limits(),
@@ -81,12 +85,19 @@ public final class RegistryServer implements AutoCloseable {
         this.checker = new ClusterChecker(registry, peers, clock, config.clusterCheck().repairGrace(),
                 config.delta().retention());
         this.selfRegistration = new SelfRegistration(config.instance(), self, registry, clock, self.contextPath());
-        SnapshotDirectory files = snapshotDir == null ? null : SnapshotDirectory.open(snapshotDir).orElse(null);
-        this.snapshot = files == null ? null : new RegistryFile(files, snapshotNode(self), registry, clock);
-        this.cancels = files == null ? null : new CancelJournal(files, CancelJournal.fileName(snapshotNode(self)),
-                clock, config.delta().retention());
+        SnapshotDirectory files = snapshotDirectory(snapshotPlace);
+        this.snapshotLock = files == null ? null : SnapshotLock.take(files, snapshotPlace.fileName(),
+                snapshotPlace.identity().text() + ", pid " + ProcessHandle.current().pid()).orElse(null);
+        if (snapshotLock == null) {
+            files = null;
+        }
+        this.snapshot = files == null ? null : new RegistryFile(files, snapshotPlace.identity(),
+                snapshotPlace.fileName(), registry, clock);
+        // the journal's lines are signed for this identity: another server's journal fails here and is ignored
+        this.cancels = files == null ? null : new CancelJournal(files.signingFor(snapshotPlace.identity()),
+                snapshotPlace.fileName() + ".cancels", clock, config.delta().retention());
         if (snapshot != null) {
-            LOG.info("Muster: registry snapshot at " + snapshot.path());
+            LOG.info("Muster: registry snapshot at " + snapshot.path() + " for " + snapshotPlace.identity());
         }
         if (cancels != null) {
             registry.addListener(cancels);
@@ -164,11 +175,22 @@ public final class RegistryServer implements AutoCloseable {
     }
 
     /**
-     * The identity a snapshot is written for: the context path and the port known at start-up, so two servers on
-     * one machine that share a directory never restore each other's registry.
+     * The snapshot directory, opened, or null: snapshots off, or the place refused (each logged). A node that
+     * knows neither its root nor its port could be any server of this machine in the default directory, so it
+     * neither reads a snapshot (it might be another's) nor writes one (another might read it).
      */
-    static String snapshotNode(LocalNode self) {
-        return self.contextPath() + "@" + (self.port().isPresent() ? self.port().getAsInt() : "");
+    private static SnapshotDirectory snapshotDirectory(SnapshotPlace place) {
+        if (place == null) {
+            return null;
+        }
+        if (!place.identity().isKnown()) {
+            LOG.warning("Muster: registry snapshots are off for this run: this node knows neither its port nor a"
+                    + " directory of its server's own (" + place.identity() + "), so its snapshot in "
+                    + place.directory() + " could be another server's; set eureka.server.snapshot.directory,"
+                    + " -Dport or eureka.server.myUrl");
+            return null;
+        }
+        return SnapshotDirectory.open(place.directory()).orElse(null);
     }
 
     private void renewSelf() {
@@ -224,6 +246,7 @@ public final class RegistryServer implements AutoCloseable {
         if (snapshot != null) {
             snapshot.save();         // after the scheduler stopped: nothing changes the file after this
             cancels.close();
+            snapshotLock.close();    // after the last write: the next deployment may take the file
         }
         peers.close();
         metrics.close();

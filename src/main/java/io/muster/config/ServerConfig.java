@@ -17,7 +17,8 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
 
     /**
      * The registry file written on shutdown and every {@code interval}, restored at start when no peer answers.
-     * {@code directory} null: the default ({@code java.io.tmpdir}/muster-<user>), chosen at start-up.
+     * {@code directory} null: the server's own, chosen at start-up (the Payara domain's or instance's
+     * {@code muster}, Tomcat's {@code work/muster}, else {@code java.io.tmpdir}/muster-&lt;user&gt;).
      */
     public record SnapshotConfig(boolean enabled, String directory, Duration interval) {
     }

@@ -67,6 +67,15 @@ public final class IntegrityKey {
         }
     }
 
+    /**
+     * A key of its own for one label (a node's identity), derived from this one: what it signs verifies only for
+     * that label, so a file signed for one server fails for another that shares the directory or a copy of it.
+     */
+    IntegrityKey derived(String label) {
+        return new IntegrityKey(mac().doFinal(("muster-derived-key 1\n" + label)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
     /** A new MAC under this key. */
     Mac mac() {
         try {

@@ -38,10 +38,23 @@ public final class RegistryFile {
     private final InstanceRegistry registry;
     private final Clock clock;
 
-    /** @param node this node's identity, fixed at start-up so the save and the next restore agree on it */
-    public RegistryFile(SnapshotDirectory dir, String node, InstanceRegistry registry, Clock clock) {
+    /**
+     * @param identity this node's, fixed at start-up so the save and the next restore agree on it
+     * @param name     the file's name in the directory (see {@link SnapshotIdentity#fileName})
+     */
+    public RegistryFile(SnapshotDirectory dir, SnapshotIdentity identity, String name, InstanceRegistry registry,
+                        Clock clock) {
+        this(dir, name, identity.text(), registry, clock);
+    }
+
+    /** A file named after {@code node}, which is also the identity its header carries. */
+    RegistryFile(SnapshotDirectory dir, String node, InstanceRegistry registry, Clock clock) {
+        this(dir, fileName(node), node, registry, clock);
+    }
+
+    private RegistryFile(SnapshotDirectory dir, String name, String node, InstanceRegistry registry, Clock clock) {
         this.dir = dir;
-        this.name = fileName(node);
+        this.name = name;
         this.node = node;
         this.registry = registry;
         this.clock = clock;

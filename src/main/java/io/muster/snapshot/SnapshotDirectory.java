@@ -41,6 +41,16 @@ public final class SnapshotDirectory {
         }
     }
 
+    /**
+     * The same directory whose key is this one derived for {@code identity}: for the cancellation journal, whose
+     * lines carry no node of their own, so that a journal written by another server (sharing the directory, or a
+     * Payara domain copied with its files) fails its integrity check here and is ignored, with a log line, instead
+     * of cancelling that server's instances in this cluster.
+     */
+    public SnapshotDirectory signingFor(SnapshotIdentity identity) {
+        return new SnapshotDirectory(files, key.derived(identity.text()));
+    }
+
     public Path path() {
         return files.path();
     }

@@ -22,7 +22,8 @@ import javax.crypto.Mac;
  * The header is {@code MUSTER-REGISTRY <version> <savedAtMillis> <bodyBytes> <hmac> <node>}. The HMAC-SHA256,
  * under the directory's {@link IntegrityKey}, covers the body and every other header field: a damaged or partial
  * file fails it, and so does one planted by someone without the key or copied from another node's directory. The
- * node catches a file of another server that shares this directory. Version 1 files (a CRC-32 in place of the
+ * node ({@link SnapshotIdentity#text}) catches a file of another server that shares this directory or a copy of
+ * it (a Payara domain copied with its files), and one written while the writer's identity was unknown. Version 1 files (a CRC-32 in place of the
  * MAC) are refused: nothing shows who wrote them.
  * Stateless.
  */
@@ -115,7 +116,11 @@ public final class SnapshotFile {
                     + " directory under its key (planted, or copied from another node)");
         }
         if (!h[5].equals(node)) {
-            throw new UnusableSnapshotException("written by another node (" + h[5] + ")");
+            // after the MAC: the header's identity is what this directory's key signed, not a planted claim
+            throw new UnusableSnapshotException(SnapshotIdentity.isUnknownIdentity(h[5])
+                    ? "written while the writer's identity was unknown (" + h[5] + "): it may be any server's on"
+                    + " this machine"
+                    : "written by another server (" + h[5] + "); this one is " + node);
         }
         byte[] body = java.util.Arrays.copyOfRange(file, start, file.length);
         try {

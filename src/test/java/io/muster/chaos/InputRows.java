@@ -48,11 +48,11 @@ final class InputRows {
                 + "; GET /apps/IDS afterwards " + stored, holds);
     }
 
-    /** The snapshot directory (java.io.tmpdir/muster-USER) and the sendfile bodies: 0700 directories, 0600 files. */
+    /** The snapshot directory (CATALINA_BASE/work/muster) and the sendfile bodies: 0700 directories, 0600 files. */
     Check privateFiles(long heapBeforeKb) throws IOException {
         List<Path> dirs = new ArrayList<>();
-        try (Stream<Path> s = Files.list(t.node.base().resolve("temp"))) {
-            s.filter(p -> p.getFileName().toString().startsWith("muster-")).forEach(dirs::add);
+        if (Files.isDirectory(t.node.base().resolve("work/muster"))) {
+            dirs.add(t.node.base().resolve("work/muster"));
         }
         try (Stream<Path> s = Files.walk(t.node.base().resolve("work"))) {
             s.filter(p -> p.getFileName().toString().equals("muster-bodies")).forEach(dirs::add);
@@ -78,7 +78,7 @@ final class InputRows {
             }
         }
         boolean holds = dirs.size() >= 2 && loose.isEmpty() && snapshot && key;
-        return new Check("modes of the snapshot directory (CATALINA_BASE/temp/muster-USER) and of the sendfile"
+        return new Check("modes of the snapshot directory (CATALINA_BASE/work/muster) and of the sendfile"
                         + " bodies (the context's temp/muster-bodies), after 30 s+ of writes",
                 dirs.size() + " directories, " + files + " files (snapshot " + snapshot + ", integrity.key " + key
                         + "); not owner-only: " + (loose.isEmpty() ? "none" : String.join(", ", loose)), holds);

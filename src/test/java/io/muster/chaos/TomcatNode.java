@@ -87,7 +87,7 @@ final class TomcatNode implements AutoCloseable {
         }
     }
 
-    /** CATALINA_BASE: logs, temp (java.io.tmpdir, the snapshot's default home) and work (the context's temp). */
+    /** CATALINA_BASE: logs, temp (java.io.tmpdir) and work (the context's temp, and muster: the snapshot's home). */
     Path base() {
         return base;
     }

@@ -18,6 +18,11 @@ import java.net.URL;
 public final class RunEmbedded {
     public static void main(String[] args) throws Exception {
         int port = port();
+        if (System.getProperty("embedded.port") == null) {
+            // the application learns its port from this (ContainerPorts): with it, its snapshot identity is known
+            // at start, which embedded Payara's throw-away instance root cannot provide (8761 by default too)
+            System.setProperty("port", Integer.toString(port));
+        }
         int adminPort = Integer.getInteger("admin.port", port + 10000);
         File war = new File(args.length > 0 ? args[0] : "target/eureka.war");
         if (!war.isFile()) {
