@@ -56,6 +56,8 @@ public final class RegistryServer implements AutoCloseable {
     private final RemoteRegions remoteRegions;
     private final ClusterChecker checker;
     private Scheduler scheduler;
+    /** The cancellation journal's appends: a cancel only queues its entry, this lane writes it. */
+    private final Scheduler journal = new ThreadScheduler("muster-journal");
     /** The remote-region fetches' own thread: a slow region must not hold up eviction or the cache refresh. */
     private Scheduler regionScheduler;
 
@@ -85,7 +87,7 @@ public final class RegistryServer implements AutoCloseable {
         SnapshotDirectory files = snapshotDir == null ? null : SnapshotDirectory.open(snapshotDir).orElse(null);
         this.snapshot = files == null ? null : new RegistryFile(files, snapshotNode(self), registry, clock);
         this.cancels = files == null ? null : new CancelJournal(files, CancelJournal.fileName(snapshotNode(self)),
-                clock, config.delta().retention());
+                clock, config.delta().retention(), write -> journal.once("cancel-journal-write", write));
         if (snapshot != null) {
             LOG.info("Muster: registry snapshot at " + snapshot.path());
         }
@@ -114,7 +116,7 @@ public final class RegistryServer implements AutoCloseable {
      * the periodic tasks.
      */
     public void start() {
-        scheduler = new ThreadScheduler();
+        scheduler = new ThreadScheduler("muster-scheduler");
         changes.start();
         startup.start(scheduler);
         scheduler.every("eviction", config.eviction().interval(), evictor::run);
@@ -153,7 +155,7 @@ public final class RegistryServer implements AutoCloseable {
         if (remoteRegions.all().isEmpty()) {
             return;
         }
-        regionScheduler = new ThreadScheduler();
+        regionScheduler = new ThreadScheduler("muster-regions");
         for (RemoteRegion region : remoteRegions.all()) {
             Runnable fetch = () -> remoteRegions.refresh(region);
             regionScheduler.once("remote-region-" + region.name(), fetch);
@@ -223,8 +225,9 @@ public final class RegistryServer implements AutoCloseable {
         selfRegistration.cancel();   // queued for the peers; their batchers send it while closing, if they can
         if (snapshot != null) {
             snapshot.save();         // after the scheduler stopped: nothing changes the file after this
-            cancels.close();
+            cancels.close();         // writes what the journal lane had not yet, the cancel just above among it
         }
+        journal.close();             // after the journal's close: no append is cut off by the lane's interrupt
         peers.close();
         metrics.close();
         LOG.info("Muster: stopped");
