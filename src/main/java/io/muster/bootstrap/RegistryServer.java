@@ -28,15 +28,35 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.logging.Logger;
 
 /**
  * The object graph of one server and its lifecycle: find the peers, copy the registry from one, open for traffic,
  * run the periodic tasks, and stop them all again. Built by {@link RegistryBootstrap}; holds no static state, so
  * redeploys start clean.
+ *
+ * <p>The periodic tasks run on lanes, one thread each, split by what a task may wait for, so that nothing waits
+ * behind work of another kind: a peer that answers slowly must not delay the cache refresh (freshness) or the
+ * eviction, and neither may a 100 MB snapshot write. Each lane's thread carries the lane's name:
+ * <ul>
+ *   <li>{@value #FRESH}: the response-cache refresh, eviction, the delta-retention purge and the renewal
+ *       threshold; memory only, never peer HTTP or a file;</li>
+ *   <li>{@value #PEERS}: peer refresh, the cluster check, the start-up sync's retries (and the journal replay
+ *       after them) and this node's self-registration; peer HTTP;</li>
+ *   <li>{@value #FILES}: the registry snapshot and the journal's compaction; big writes;</li>
+ *   <li>{@value #JOURNAL}: the cancellation journal's appends, apart from the snapshot so that a cancel reaches the
+ *       file within a moment, not after a snapshot of the whole registry;</li>
+ *   <li>{@value #REGIONS}: the remote-region fetches, when there are remote regions.</li>
+ * </ul>
  */
 public final class RegistryServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RegistryServer.class.getName());
+    static final String FRESH = "muster-fresh";
+    static final String PEERS = "muster-peers";
+    static final String FILES = "muster-files";
+    static final String JOURNAL = "muster-journal";
+    static final String REGIONS = "muster-regions";
 
     private final ServerConfig config;
     private final InstanceRegistry registry;
@@ -57,9 +77,12 @@ public final class RegistryServer implements AutoCloseable {
     private final ChangeStreams changes;
     private final RemoteRegions remoteRegions;
     private final ClusterChecker checker;
-    private Scheduler scheduler;
-    /** The remote-region fetches' own thread: a slow region must not hold up eviction or the cache refresh. */
-    private Scheduler regionScheduler;
+    private final Scheduler fresh;
+    private final Scheduler peerLane;
+    private final Scheduler files;
+    private final Scheduler journal;
+    /** The remote-region fetches' own lane, or null without remote regions. */
+    private final Scheduler regions;
 
     /**
      * @param snapshotPlace where the registry is saved and restored from, and whose it is, or null when snapshots
@@ -68,7 +91,17 @@ public final class RegistryServer implements AutoCloseable {
      *                      from another turns them off for this run
      */
     RegistryServer(ServerConfig config, Clock clock, LocalNode self, SnapshotPlace snapshotPlace) {
+        this(config, clock, self, snapshotPlace, ThreadScheduler::new);
+    }
+
+    /** @param lanes makes the lane of that name (its thread's name); a lane starts its thread with its first task */
+    RegistryServer(ServerConfig config, Clock clock, LocalNode self, SnapshotPlace snapshotPlace,
+                   Function<String, Scheduler> lanes) {
         this.config = config;
+        this.fresh = lanes.apply(FRESH);
+        this.peerLane = lanes.apply(PEERS);
+        this.files = lanes.apply(FILES);
+        this.journal = lanes.apply(JOURNAL);
         this.self = self;
         this.registry = new InstanceRegistry(clock, config.delta().retention(), config.limits(),
                 config.selfPreservation().expectedClientRenewalInterval());
@@ -85,17 +118,19 @@ public final class RegistryServer implements AutoCloseable {
         this.checker = new ClusterChecker(registry, peers, clock, config.clusterCheck().repairGrace(),
                 config.delta().retention());
         this.selfRegistration = new SelfRegistration(config.instance(), self, registry, clock, self.contextPath());
-        SnapshotDirectory files = snapshotDirectory(snapshotPlace);
-        this.snapshotLock = files == null ? null : SnapshotLock.take(files, snapshotPlace.fileName(),
+        this.regions = remoteRegions.all().isEmpty() ? null : lanes.apply(REGIONS);
+        SnapshotDirectory dir = snapshotDirectory(snapshotPlace);
+        this.snapshotLock = dir == null ? null : SnapshotLock.take(dir, snapshotPlace.fileName(),
                 snapshotPlace.identity().text() + ", pid " + ProcessHandle.current().pid()).orElse(null);
         if (snapshotLock == null) {
-            files = null;
+            dir = null;
         }
-        this.snapshot = files == null ? null : new RegistryFile(files, snapshotPlace.identity(),
+        this.snapshot = dir == null ? null : new RegistryFile(dir, snapshotPlace.identity(),
                 snapshotPlace.fileName(), registry, clock);
         // the journal's lines are signed for this identity: another server's journal fails here and is ignored
-        this.cancels = files == null ? null : new CancelJournal(files.signingFor(snapshotPlace.identity()),
-                snapshotPlace.fileName() + ".cancels", clock, config.delta().retention());
+        this.cancels = dir == null ? null : new CancelJournal(dir.signingFor(snapshotPlace.identity()),
+                snapshotPlace.fileName() + ".cancels", clock, config.delta().retention(),
+                write -> journal.once("cancel-journal-write", write));
         if (snapshot != null) {
             LOG.info("Muster: registry snapshot at " + snapshot.path() + " for " + snapshotPlace.identity());
         }
@@ -125,50 +160,48 @@ public final class RegistryServer implements AutoCloseable {
      * the periodic tasks.
      */
     public void start() {
-        scheduler = new ThreadScheduler();
         changes.start();
-        startup.start(scheduler);
-        scheduler.every("eviction", config.eviction().interval(), evictor::run);
-        scheduler.every("delta-retention", config.delta().purgeInterval(), () -> {
+        startup.start(peerLane);
+        fresh.every("eviction", config.eviction().interval(), evictor::run);
+        fresh.every("delta-retention", config.delta().purgeInterval(), () -> {
             if (registry.purgeRecentChanges() > 0) {
                 cache.deltaWindowMoved();
             }
         });
         if (config.responseCache().useReadOnlyCache()) {
-            scheduler.every("response-cache-refresh", config.responseCache().updateInterval(),
+            fresh.every("response-cache-refresh", config.responseCache().updateInterval(),
                     () -> cache.refreshReadOnly(gate.allowsReads()));
         }
-        scheduler.every("renewal-threshold", config.selfPreservation().thresholdUpdateInterval(),
+        fresh.every("renewal-threshold", config.selfPreservation().thresholdUpdateInterval(),
                 selfPreservation::updateThreshold);
         if (peers.isConfigured()) {
-            scheduler.every("peer-refresh", config.peers().updateInterval(), startup::refreshPeers);
+            peerLane.every("peer-refresh", config.peers().updateInterval(), startup::refreshPeers);
         }
         if (peers.isConfigured() && config.clusterCheck().enabled()) {
-            scheduler.every("cluster-check", config.clusterCheck().interval(), checker::run);
+            peerLane.every("cluster-check", config.clusterCheck().interval(), checker::run);
         }
         if (snapshot != null) {
-            scheduler.every("registry-snapshot", config.snapshot().interval(), () -> {
+            files.every("registry-snapshot", config.snapshot().interval(), () -> {
                 snapshot.save();
                 cancels.compact();
             });
         }
         startRemoteRegions();
         renewSelf();
-        scheduler.every("self-registration", Duration.ofSeconds(30), this::renewSelf);
+        peerLane.every("self-registration", Duration.ofSeconds(30), this::renewSelf);
         config.keys().unknown().forEach(k -> LOG.warning("Muster: unknown setting " + k.key() + ": " + k.note()));
         config.keys().noEffect().forEach(k -> LOG.info("Muster: setting " + k.key() + " has " + k.note()));
     }
 
     /** Each remote region fetched at once (as Eureka does at start), then every fetch interval. */
     private void startRemoteRegions() {
-        if (remoteRegions.all().isEmpty()) {
+        if (regions == null) {
             return;
         }
-        regionScheduler = new ThreadScheduler();
         for (RemoteRegion region : remoteRegions.all()) {
             Runnable fetch = () -> remoteRegions.refresh(region);
-            regionScheduler.once("remote-region-" + region.name(), fetch);
-            regionScheduler.every("remote-region-" + region.name(), config.remoteRegions().fetchInterval(), fetch);
+            regions.once("remote-region-" + region.name(), fetch);
+            regions.every("remote-region-" + region.name(), config.remoteRegions().fetchInterval(), fetch);
             LOG.info("Muster: remote region " + region.name() + " at " + region.displayUrl() + ", fetched every "
                     + config.remoteRegions().fetchInterval().toSeconds() + " s");
         }
@@ -199,8 +232,8 @@ public final class RegistryServer implements AutoCloseable {
 
     /** A request arrived on a port not seen before: this node may be one of the configured peer URLs. */
     void learnedPort(int port) {
-        if (self.learnPort(port) && scheduler != null) {
-            scheduler.once("peer-refresh-on-new-port", () -> {
+        if (self.learnPort(port)) {
+            peerLane.once("peer-refresh-on-new-port", () -> {   // dropped when the server has stopped
                 if (peers.isConfigured()) {
                     startup.refreshPeers();
                 }
@@ -233,21 +266,20 @@ public final class RegistryServer implements AutoCloseable {
 
     @Override
     public void close() {
-        if (scheduler != null) {
-            scheduler.close();
-            scheduler = null;
-        }
-        if (regionScheduler != null) {
-            regionScheduler.close();   // stops the fetch thread; its HTTP connections are the JDK's, per call
-            regionScheduler = null;
+        fresh.close();
+        peerLane.close();
+        files.close();
+        if (regions != null) {
+            regions.close();   // stops the fetch thread; its HTTP connections are the JDK's, per call
         }
         changes.close();
         selfRegistration.cancel();   // queued for the peers; their batchers send it while closing, if they can
         if (snapshot != null) {
-            snapshot.save();         // after the scheduler stopped: nothing changes the file after this
-            cancels.close();
+            snapshot.save();         // after the files lane stopped: nothing changes the file after this
+            cancels.close();         // writes what the journal lane had not yet, the cancel just above among it
             snapshotLock.close();    // after the last write: the next deployment may take the file
         }
+        journal.close();             // after the journal's close: no append is cut off by the lane's interrupt
         peers.close();
         metrics.close();
         LOG.info("Muster: stopped");

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
@@ -12,22 +13,27 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The server's {@link Scheduler}: periodic tasks on a single named daemon thread. A task that throws is logged and keeps
- * its schedule (a bare {@link ScheduledExecutorService} silently cancels it, and a {@code Timer} dies).
+ * The server's {@link Scheduler}: one lane of tasks on a single named daemon thread (the server runs several, see
+ * {@link RegistryServer}; the name says which lane a thread dump is looking at). A task that throws is logged and
+ * keeps its schedule (a bare {@link ScheduledExecutorService} silently cancels it, and a {@code Timer} dies). The
+ * thread starts with the first task, so a lane nothing is given to costs no thread.
  *
- * <p>Thread safety: safe to call from any thread; tasks run one at a time, so they need no locking among
- * themselves.
+ * <p>Thread safety: safe to call from any thread, also after {@link #close} (the task is dropped: the server is
+ * stopping); a lane's tasks run one at a time, so they need no locking among themselves, but tasks on different
+ * lanes run at the same time.
  */
 final class ThreadScheduler implements Scheduler {
     private static final Logger LOG = Logger.getLogger(ThreadScheduler.class.getName());
-    static final String THREAD_NAME = "muster-scheduler";
 
+    private final String name;
     private final ScheduledExecutorService executor;
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
-    ThreadScheduler() {
+    /** @param name the thread's name: the lane's, beginning with {@code muster-} (the leak checks look for that) */
+    ThreadScheduler(String name) {
+        this.name = name;
         ThreadFactory factory = r -> {
-            Thread t = new Thread(r, THREAD_NAME);
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             threads.add(t);
             return t;
@@ -54,13 +60,18 @@ final class ThreadScheduler implements Scheduler {
 
     @Override
     public void once(String name, Runnable task) {
-        executor.execute(() -> {
-            try {
-                task.run();
-            } catch (Throwable t) {
-                LOG.log(Level.WARNING, "Muster task " + name + " failed", t);
-            }
-        });
+        try {
+            executor.execute(() -> {
+                try {
+                    task.run();
+                } catch (Throwable t) {
+                    LOG.log(Level.WARNING, "Muster task " + name + " failed", t);
+                }
+            });
+        } catch (RejectedExecutionException closed) {
+            // a request or a registry listener racing the undeploy: nothing may throw at it for that
+            LOG.fine("Muster task " + name + " dropped: lane " + this.name + " is closed");
+        }
     }
 
     @Override
@@ -68,7 +79,7 @@ final class ThreadScheduler implements Scheduler {
         executor.shutdownNow();
         try {
             if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
-                LOG.warning("Muster scheduler did not stop within 5 s");
+                LOG.warning("Muster lane " + name + " did not stop within 5 s");
             }
             // the pool reports termination a moment before its thread has exited; an undeploy must not see it
             for (Thread t : threads) {

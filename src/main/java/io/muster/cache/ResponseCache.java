@@ -164,7 +164,7 @@ public final class ResponseCache implements RegistryListener {
     }
 
     /**
-     * {@link #refreshReadOnly()}, run by the scheduler; with {@code readsOpen}, first builds the shapes clients
+     * {@link #refreshReadOnly()}, run by the fresh lane; with {@code readsOpen}, first builds the shapes clients
      * fetch by default if nobody has yet. Not before reads open: a payload built before the start-up sync would be
      * served, for up to one interval, to the first clients after it.
      */

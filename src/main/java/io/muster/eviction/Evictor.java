@@ -19,7 +19,7 @@ import java.util.logging.Logger;
  * One eviction pass: expired leases, capped so one pass never removes more than the share of the registry that
  * self-preservation tolerates losing, chosen at random across apps (so one app is not wiped first).
  *
- * <p>Thread safety: meant for the scheduler's single thread; the counters are safe to read from anywhere.
+ * <p>Thread safety: meant for one thread (the server's fresh lane); the counters are safe to read from anywhere.
  */
 public final class Evictor {
     private static final Logger LOG = Logger.getLogger(Evictor.class.getName());

@@ -26,8 +26,9 @@ import java.time.temporal.ChronoUnit;
  * clusters, spring-cloud-netflix#2407) are expected until the periodic update adopts the actual count, by
  * Eureka's rule.
  *
- * <p>Thread safety: the configured part is changed by the deploying thread or the scheduler's single thread and
- * published through a volatile field; the rest is read from the registry.
+ * <p>Thread safety: the configured part is changed by the deploying thread and the fresh lane (the periodic
+ * update), which may run at the same time as the peers lane's sync retries: its two writers synchronize on this,
+ * and it is published through a volatile field; the rest is read from the registry.
  */
 public final class SelfPreservation {
     private final SelfPreservationConfig config;
@@ -44,7 +45,7 @@ public final class SelfPreservation {
      * Clients expected on top of the instances that renew, from the operator's start-up settings; restored and
      * copied instances count themselves.
      */
-    public void expectClients(int count) {
+    public synchronized void expectClients(int count) {
         configured = Math.max(0, count);
     }
 
@@ -73,7 +74,7 @@ public final class SelfPreservation {
      * when it is more than the share we would tolerate losing, or always when self-preservation is off. Only the
      * configured start-up figure can make the two differ.
      */
-    public void updateThreshold() {
+    public synchronized void updateThreshold() {
         int actual = registry.renewingInstances();
         if (actual > config.renewalPercentThreshold() * (actual + configured) || !config.enabled()) {
             configured = 0;

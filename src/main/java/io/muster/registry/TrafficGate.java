@@ -15,7 +15,7 @@ import java.time.Instant;
  * has nothing to wait for. A held node opens as soon as a later sync succeeds or the wait ends.
  *
  * <p>Thread safety: state is published through volatile fields; opened by the start-up thread, released by the
- * scheduler's thread.
+ * thread of the start-up sync's retries (the peers lane).
  */
 public final class TrafficGate {
     /** What the start-up sync found. */

@@ -26,7 +26,7 @@ import java.util.logging.Logger;
  *
  * <p>Registered only while the node has peers (a standalone node has nobody to tell) and once its port is known.
  *
- * <p>Thread safety: {@link #renew} runs on the scheduler's thread; the built instance is published through a
+ * <p>Thread safety: {@link #renew} runs on the peers lane's thread; the built instance is published through a
  * volatile field.
  */
 public final class SelfRegistration {

@@ -19,6 +19,10 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -39,8 +43,19 @@ import java.util.logging.Logger;
  * <p>The file is only appended to (no fsync: the page cache survives a killed process; a machine that loses power
  * loses its registry on every node anyway) and rewritten with the window's entries on each {@link #compact}.
  *
- * <p>Thread safety: {@link #onChange} runs under the registry's change lock; it and {@link #compact} and
- * {@link #replay} synchronize on this journal.
+ * <p>{@link #onChange} runs under the registry's change lock, so it never touches the file: it queues the entry and
+ * hands a write to the {@code writer} (the server's journal lane), which appends whatever is queued by then in one
+ * write. A cancel therefore never waits for the disk, for a compaction or for a replay; the price is that a kill
+ * in the moment between a cancel and its write (a millisecond on an idle disk) loses that entry, as it would lose
+ * the replication still queued for the peers. The queue holds at most {@link #MAX_ENTRIES}, the most the journal
+ * keeps anyway: behind a stalled disk the oldest are dropped (and counted in the log), never the cancel held up.
+ *
+ * <p>Thread safety and lock order. {@code queueLock} guards the queue only and is held for O(1) (it is the one lock
+ * taken under the change lock). {@code fileLock} guards the channel and the file's state; it is held by the write,
+ * {@link #compact}, {@link #close} and the reading in {@link #recent}, never together with the change lock, and
+ * nothing is called under it but the file system. {@link #replay} reads the entries under {@code fileLock}, lets
+ * go, and only then cancels through the registry: the registry's change lock is never taken under a journal lock,
+ * and a journal lock is never waited for under the change lock.
  */
 public final class CancelJournal implements RegistryListener {
     private static final Logger LOG = Logger.getLogger(CancelJournal.class.getName());
@@ -98,17 +113,34 @@ public final class CancelJournal implements RegistryListener {
     private final String name;
     private final Clock clock;
     private final Duration window;
-    private FileChannel out;
-    private int appended;
-    private boolean replaying;
-    private boolean broken;
+    private final Executor writer;
 
-    /** @param window how long a cancellation matters (the recent-changes retention, as for tombstones) */
-    public CancelJournal(SnapshotDirectory dir, String name, Clock clock, Duration window) {
+    private final Object queueLock = new Object();
+    private ArrayDeque<Entry> queued = new ArrayDeque<>();   // guarded by queueLock; swapped out whole by a write
+    private long dropped;                                     // guarded by queueLock
+    /** A write has been handed to the writer and has not started yet: the next cancel need not hand another. */
+    private final AtomicBoolean writeHanded = new AtomicBoolean();
+    /** Threads inside {@link #replay}: the cancels they make are the journal's own, not new ones to journal. */
+    private final Set<Thread> replaying = ConcurrentHashMap.newKeySet();
+
+    /** Package-private: the lock-order test holds it, as a write to a stalled disk or a compaction would. */
+    final Object fileLock = new Object();
+    private FileChannel out;    // guarded by fileLock
+    private int appended;       // guarded by fileLock
+    private boolean broken;     // guarded by fileLock
+    private boolean closed;     // guarded by fileLock
+
+    /**
+     * @param window how long a cancellation matters (the recent-changes retention, as for tombstones)
+     * @param writer runs the writes of queued entries; it is handed one at a time (the server's journal lane). Its
+     *               {@code execute} is called under the registry's change lock, so it must only queue the task
+     */
+    public CancelJournal(SnapshotDirectory dir, String name, Clock clock, Duration window, Executor writer) {
         this.dir = dir;
         this.name = name;
         this.clock = clock;
         this.window = window;
+        this.writer = writer;
     }
 
     /** The journal's name beside the node's snapshot. */
@@ -120,27 +152,69 @@ public final class CancelJournal implements RegistryListener {
         return dir.path().resolve(name);
     }
 
+    /** Under the registry's change lock: queues the entry and makes sure a write will follow. No I/O. */
     @Override
     public void onChange(RegistryChange change) {
-        if (change instanceof RegistryChange.Cancelled c && c.origin() == Origin.CLIENT) {
+        if (change instanceof RegistryChange.Cancelled c && c.origin() == Origin.CLIENT
+                && !replaying.contains(Thread.currentThread())) {
             InstanceInfo i = c.instance();
-            append(new Entry(clock.instant(), i.app(), i.id(), i.lastDirtyTimestamp()));
+            Entry e = new Entry(clock.instant(), i.app(), i.id(), i.lastDirtyTimestamp());
+            synchronized (queueLock) {
+                if (queued.size() >= MAX_ENTRIES) {
+                    queued.removeFirst();
+                    dropped++;
+                }
+                queued.addLast(e);
+            }
+            if (writeHanded.compareAndSet(false, true)) {
+                try {
+                    writer.execute(this::writeQueued);
+                } catch (RuntimeException refused) {
+                    writeHanded.set(false);   // stays queued for the next cancel's write, or for close
+                }
+            }
         }
     }
 
-    private synchronized void append(Entry e) {
-        if (replaying || broken) {
+    /** The writer's task: appends everything queued so far. */
+    private void writeQueued() {
+        writeHanded.set(false);   // first: an entry queued from here on hands a write of its own
+        synchronized (fileLock) {
+            appendQueued();
+        }
+    }
+
+    /** Under fileLock. */
+    private void appendQueued() {
+        ArrayDeque<Entry> batch;
+        long lost;
+        synchronized (queueLock) {
+            if (queued.isEmpty()) {
+                return;
+            }
+            batch = queued;
+            queued = new ArrayDeque<>();
+            lost = dropped;
+            dropped = 0;
+        }
+        if (lost > 0) {
+            LOG.warning("Muster: " + lost + " cancellation(s) were not journalled in " + path() + ": the journal's"
+                    + " writes fell " + MAX_ENTRIES + " entries behind (a stalled disk?)");
+        }
+        if (closed || broken) {
             return;
         }
+        StringBuilder text = new StringBuilder();
+        batch.forEach(e -> text.append(e.line(dir.key(), name)));
         try {
             if (out == null) {
                 out = dir.files().append(name);
             }
-            ByteBuffer bytes = ByteBuffer.wrap(e.line(dir.key(), name).getBytes(StandardCharsets.UTF_8));
+            ByteBuffer bytes = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
             while (bytes.hasRemaining()) {
                 out.write(bytes);
             }
-            appended++;
+            appended += batch.size();
         } catch (IOException x) {
             broken = true;   // one line, not one per cancel; the server goes on without the journal
             LOG.log(x instanceof UnsafeFileException ? Level.SEVERE : Level.WARNING,
@@ -149,8 +223,22 @@ public final class CancelJournal implements RegistryListener {
         }
     }
 
+    /** Writes what is queued now, on the caller's thread (tests; {@link #compact} and {@link #close} do it too). */
+    void flush() {
+        synchronized (fileLock) {
+            appendQueued();
+        }
+    }
+
     /** The entries still inside the window, oldest first, at most {@link #MAX_ENTRIES}. */
-    synchronized List<Entry> recent() {
+    List<Entry> recent() {
+        synchronized (fileLock) {
+            return readRecent();
+        }
+    }
+
+    /** Under fileLock. */
+    private List<Entry> readRecent() {
         Instant from = clock.instant().minus(window);
         ArrayDeque<Entry> kept = new ArrayDeque<>();
         byte[] bytes;
@@ -194,12 +282,18 @@ public final class CancelJournal implements RegistryListener {
      * After the start-up sync: every entry of the window becomes a tombstone of the cluster check, and each
      * journalled instance the registry holds again no newer than when it was cancelled is cancelled again as the
      * client's cancel (replicated to the peers). Returns how many were cancelled again.
+     *
+     * <p>The entries are read first, and the registry is called with no journal lock held: clients cancel under
+     * the registry's change lock meanwhile, and replay and peer refreshes run while they do. The cancels made here
+     * are not journalled again (their entries are there already, with the time the client cancelled).
      */
-    public synchronized int replay(InstanceRegistry registry, Tombstones tombstones) {
+    public int replay(InstanceRegistry registry, Tombstones tombstones) {
+        List<Entry> entries = recent();
         int cancelled = 0;
-        replaying = true;
+        Thread me = Thread.currentThread();
+        replaying.add(me);
         try {
-            for (Entry e : recent()) {
+            for (Entry e : entries) {
                 tombstones.remember(e.app(), e.id(), e.lastDirtyTimestamp(), e.at());
                 boolean cameBack = registry.views().lease(e.app(), e.id())
                         .map(l -> l.instance().lastDirtyTimestamp() <= e.lastDirtyTimestamp()).orElse(false);
@@ -208,7 +302,7 @@ public final class CancelJournal implements RegistryListener {
                 }
             }
         } finally {
-            replaying = false;
+            replaying.remove(me);
         }
         if (cancelled > 0) {
             LOG.info("Muster: cancelled again " + cancelled + " instance(s) whose cancellation this node had"
@@ -217,29 +311,41 @@ public final class CancelJournal implements RegistryListener {
         return cancelled;
     }
 
-    /** Rewrites the file with the window's entries only (periodically, with the snapshot). */
-    public synchronized void compact() {
-        if (broken || appended == 0 && !dir.files().exists(name)) {
-            return;
+    /**
+     * Rewrites the file with the window's entries only (periodically, with the snapshot, on the files lane).
+     * Cancels go on meanwhile: they queue, and the next write appends them to the new file.
+     */
+    public void compact() {
+        synchronized (fileLock) {
+            appendQueued();
+            if (closed || broken || appended == 0 && !dir.files().exists(name)) {
+                return;
+            }
+            List<Entry> keep = readRecent();
+            String temp = name + ".tmp";
+            try {
+                StringBuilder text = new StringBuilder();
+                keep.forEach(e -> text.append(e.line(dir.key(), name)));
+                dir.files().write(temp, text.toString().getBytes(StandardCharsets.UTF_8));
+                closeQuietly();
+                dir.files().commit(temp, name);
+                appended = 0;
+            } catch (IOException e) {
+                LOG.warning("Muster: cannot compact the cancellation journal " + path() + ": " + e);
+            }
         }
-        List<Entry> keep = recent();
-        String temp = name + ".tmp";
-        try {
-            StringBuilder text = new StringBuilder();
-            keep.forEach(e -> text.append(e.line(dir.key(), name)));
-            dir.files().write(temp, text.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes what is still queued and closes the file; later cancels are not journalled (the server stopped). */
+    public void close() {
+        synchronized (fileLock) {
+            appendQueued();
+            closed = true;
             closeQuietly();
-            dir.files().commit(temp, name);
-            appended = 0;
-        } catch (IOException e) {
-            LOG.warning("Muster: cannot compact the cancellation journal " + path() + ": " + e);
         }
     }
 
-    public synchronized void close() {
-        closeQuietly();
-    }
-
+    /** Under fileLock. */
     private void closeQuietly() {
         if (out != null) {
             try {

@@ -27,7 +27,7 @@ import java.util.logging.Logger;
  * lives in a {@link SnapshotDirectory} (owner-only, never through a link) and carries its HMAC (see
  * {@link SnapshotFile}), so a planted one is refused.
  *
- * <p>Thread safety: {@link #save} is synchronized (the scheduler's periodic save and the final one on shutdown).
+ * <p>Thread safety: {@link #save} is synchronized (the files lane's periodic save and the final one on shutdown).
  */
 public final class RegistryFile {
     private static final Logger LOG = Logger.getLogger(RegistryFile.class.getName());

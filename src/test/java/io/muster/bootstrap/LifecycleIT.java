@@ -89,6 +89,8 @@ class LifecycleIT {
                     .isEqualTo(204);
             assertThat(http.getJson("apps/").status()).isEqualTo(200);
             assertThat(musterThreads()).isPositive();
+            assertThat(threadNames().keySet()).as("the lanes' threads, named for what they run")
+                    .contains("muster-fresh", "muster-peers").doesNotContain("muster-scheduler");
             deployer.undeploy("cycle");
             awaitNoMusterThreads();
             if (round == 0) {

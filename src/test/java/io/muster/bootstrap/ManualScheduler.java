@@ -22,6 +22,7 @@ final class ManualScheduler implements Scheduler {
 
     final List<Periodic> periodic = new ArrayList<>();
     final List<Runnable> once = new ArrayList<>();
+    boolean closed;
 
     @Override
     public Cancellable every(String name, Duration period, Runnable task) {
@@ -42,6 +43,7 @@ final class ManualScheduler implements Scheduler {
 
     @Override
     public void close() {
+        closed = true;
         periodic.forEach(p -> p.cancelled = true);
     }
 }

@@ -35,7 +35,7 @@ class CancelJournalTest {
 
     /** The journal as a starting node opens it: its directory and key read again each time. */
     private CancelJournal journal() {
-        return new CancelJournal(SnapshotDirectory.open(dir).orElseThrow(), NAME, clock, WINDOW);
+        return new CancelJournal(SnapshotDirectory.open(dir).orElseThrow(), NAME, clock, WINDOW, Runnable::run);
     }
 
     private Path file() {
