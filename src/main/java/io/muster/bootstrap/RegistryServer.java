@@ -139,7 +139,7 @@ public final class RegistryServer implements AutoCloseable {
         }
         this.startup = new StartupSync(config.startup(), peers, gate, selfPreservation, self, clock,
                 config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1),
-                snapshot == null ? () -> 0 : snapshot::restore,
+                snapshot == null ? () -> 0 : snapshot::restore, snapshot == null ? () -> 0 : snapshot::held,
                 cancels == null ? () -> { } : () -> cancels.replay(registry, registry.tombstones()::remember));
         ReplicaStatus replicas = new ReplicaStatus(peers, registry, selfRegistration,
                 config.peers().minAvailableForHealthy());

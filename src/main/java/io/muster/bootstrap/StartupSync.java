@@ -33,13 +33,16 @@ final class StartupSync {
     private final Clock clock;
     private final int configuredUrls;
     private final IntSupplier restoreSnapshot;
+    /** How many instances this node's own snapshot holds (without restoring it). */
+    private final IntSupplier snapshotHeld;
     /** Runs after each sync that copied a peer's registry (the cancellation journal's replay). */
     private final Runnable afterSync;
     private volatile boolean synced;
     private Scheduler.Cancellable retries;
 
     StartupSync(StartupConfig config, PeerCluster peers, TrafficGate gate, SelfPreservation selfPreservation,
-                LocalNode self, Clock clock, int configuredUrls, IntSupplier restoreSnapshot, Runnable afterSync) {
+                LocalNode self, Clock clock, int configuredUrls, IntSupplier restoreSnapshot, IntSupplier snapshotHeld,
+                Runnable afterSync) {
         this.config = config;
         this.peers = peers;
         this.gate = gate;
@@ -48,6 +51,7 @@ final class StartupSync {
         this.clock = clock;
         this.configuredUrls = configuredUrls;
         this.restoreSnapshot = restoreSnapshot;
+        this.snapshotHeld = snapshotHeld;
         this.afterSync = afterSync;
     }
 
@@ -65,6 +69,14 @@ final class StartupSync {
         // a peer's registry is the cluster's present; the snapshot is this node's past, used only without one (or
         // beside those of peers that are waiting too: then each node's past is part of the newest state there is)
         int restored = synced ? 0 : restoreSnapshot.getAsInt();
+        if (synced) {
+            int held = snapshotHeld.getAsInt();
+            if (held > sync.copied()) {
+                LOG.info("Muster: this node's own snapshot holds " + held + " instance(s), more than the "
+                        + sync.copied() + " peer " + sync.peer() + " sent; serving the peer's, which is the cluster's"
+                        + " present (instances cancelled or expired while this node was away are not in it)");
+            }
+        }
         afterSync.run();
         boolean held = gate.open(sync.outcome(), config.waitWhenSyncEmpty(), config.defaultOpenForTrafficCount() > 0);
         if (restored > 0) {

@@ -139,6 +139,23 @@ public final class RegistryFile {
         }
     }
 
+    /**
+     * How many instances a usable snapshot holds, without restoring it (0 when there is none or it is not usable;
+     * {@link #restore} says why): a node that takes a peer's registry instead says so when it holds fewer.
+     */
+    public int held() {
+        try {
+            byte[] bytes = dir.files().read(name);
+            if (bytes == null) {
+                return 0;
+            }
+            SnapshotFile.Content content = SnapshotFile.decode(bytes, node, clock.millis(), dir.key());
+            return content.applications().applications().stream().mapToInt(a -> a.instances().size()).sum();
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
     /** Restores the snapshot, if there is a usable one; returns how many instances came back. */
     public int restore() {
         Path file = path();

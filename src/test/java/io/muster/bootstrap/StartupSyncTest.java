@@ -69,7 +69,7 @@ class StartupSyncTest {
         LocalNode self = new LocalNode("/eureka", null, Set.of(8761));
         peers = new PeerCluster(config.peers(), self, registry, clock);
         sync = new StartupSync(config.startup(), peers, gate, new SelfPreservation(config.selfPreservation(),
-                registry), self, clock, 1, () -> 0, () -> { });
+                registry), self, clock, 1, () -> 0, () -> 0, () -> { });
     }
 
     @AfterEach

@@ -149,14 +149,14 @@ class SnapshotIdentityTest {
     void anotherDomainsCancellationJournalIsNotReplayed() {
         String name = DOMAIN1.fileName(false) + ".cancels";
         InstanceRegistry before = withInstances(1);
-        before.addListener(new CancelJournal(files().signingFor(DOMAIN1), name, clock, WINDOW));
+        before.addListener(new CancelJournal(files().signingFor(DOMAIN1), name, clock, WINDOW, Runnable::run));
         before.cancel("APP", "i-0", Origin.CLIENT);
 
         InstanceRegistry other = withInstances(1);
-        int againInDomain2 = new CancelJournal(files().signingFor(DOMAIN2), name, clock, WINDOW)
+        int againInDomain2 = new CancelJournal(files().signingFor(DOMAIN2), name, clock, WINDOW, Runnable::run)
                 .replay(other, (app, id, dirty, at) -> { });
         InstanceRegistry own = withInstances(1);
-        int againInDomain1 = new CancelJournal(files().signingFor(DOMAIN1), name, clock, WINDOW)
+        int againInDomain1 = new CancelJournal(files().signingFor(DOMAIN1), name, clock, WINDOW, Runnable::run)
                 .replay(own, (app, id, dirty, at) -> { });
 
         assertThat(againInDomain2).isZero();
