@@ -450,7 +450,11 @@ public final class InstanceRegistry {
     }
 
     public boolean cancel(String app, String id, Origin origin) {
-        return remove(app, id, origin, false);
+        boolean removed = remove(app, id, origin, false);
+        if (removed) {
+            afterCancel();
+        }
+        return removed;
     }
 
     /** Removes a lapsed lease (eviction). Not a client action, so never replicated. */
@@ -490,6 +494,12 @@ public final class InstanceRegistry {
             return true;
         } finally {
             changeLock.unlock();
+        }
+    }
+
+    private void afterCancel() {
+        if (!changeLock.isHeldByCurrentThread()) {
+            listeners.forEach(RegistryListener::afterCancel);
         }
     }
 

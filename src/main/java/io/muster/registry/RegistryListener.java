@@ -11,4 +11,12 @@ package io.muster.registry;
 @FunctionalInterface
 public interface RegistryListener {
     void onChange(RegistryChange change);
+
+    /**
+     * After a cancel, on the writer's thread once the change lock is released, before the writer's request is
+     * answered: what must be on disk before a client is told its cancel was taken (the journal) is written here,
+     * outside the lock, so a crash right after the answer cannot lose it.
+     */
+    default void afterCancel() {
+    }
 }

@@ -176,6 +176,21 @@ public final class CancelJournal implements RegistryListener {
         }
     }
 
+    /**
+     * The cancelling client's thread, outside the change lock and before its answer: the entry is on its way to the
+     * page cache before the client hears its cancel was taken (a node killed right after the answer keeps it).
+     */
+    @Override
+    public void afterCancel() {
+        boolean pending;
+        synchronized (queueLock) {
+            pending = !queued.isEmpty();
+        }
+        if (pending) {
+            flush();
+        }
+    }
+
     /** The writer's task: appends everything queued so far. */
     private void writeQueued() {
         writeHanded.set(false);   // first: an entry queued from here on hands a write of its own

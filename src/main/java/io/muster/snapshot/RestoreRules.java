@@ -4,6 +4,7 @@ import io.muster.model.Application;
 import io.muster.model.Applications;
 import io.muster.model.InstanceInfo;
 import io.muster.model.LeaseInfo;
+import io.muster.registry.CancelledHereException;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.InvalidInstanceException;
 import io.muster.registry.RegistryFullException;
@@ -43,6 +44,8 @@ public final class RestoreRules {
                     registry.restore(asRegistered(instance), orNull(lease.registrationTimestamp(), renewed),
                             renewed, orNull(lease.serviceUpTimestamp(), null));
                     restored++;
+                } catch (CancelledHereException e) {
+                    refused++;   // cancelled since this file was saved (a peer handed the cancel over): not back
                 } catch (InvalidInstanceException | RegistryFullException e) {
                     refused++;
                 }

@@ -283,6 +283,11 @@ public final class Chaos {
         log(r.summary());
         gauges.forEach(g -> log("  " + g.brief()));
         v.examples().forEach(e -> log("  e.g. " + e));
+        v.pollExamples().forEach(e -> log("  at a poll: " + e));
+        for (String e : v.pollExamples()) {
+            String id = e.split(" ")[1];
+            cluster.logLinesAbout("/" + id + " ").forEach(h -> log("    " + h));
+        }
         for (String id : v.exampleIds()) {
             log("  " + id + ": the client's writes");
             load.history(id).forEach(h -> log("    " + h));

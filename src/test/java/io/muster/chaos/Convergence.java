@@ -16,10 +16,10 @@ import java.util.Set;
 final class Convergence {
     record Verdict(boolean converged, double seconds, int checked, int lost, int wrongStatus, int resurrected,
                    int unknown, int duplicates, int uncertain, List<String> hashes, List<String> examples,
-                   List<String> exampleIds, int resurrectedAtAnyPoll) {
-        Verdict withResurrectedAtAnyPoll(int n) {
+                   List<String> exampleIds, int resurrectedAtAnyPoll, List<String> pollExamples) {
+        Verdict withResurrectedAtAnyPoll(int n, List<String> pollExamples) {
             return new Verdict(converged, seconds, checked, lost, wrongStatus, resurrected, unknown, duplicates,
-                    uncertain, hashes, examples, exampleIds, n);
+                    uncertain, hashes, examples, exampleIds, n, pollExamples);
         }
     }
 
@@ -39,21 +39,26 @@ final class Convergence {
         long start = System.nanoTime();
         Verdict v;
         int worst = 0;
+        List<String> worstExamples = List.of();
         do {
             v = once(nodes, ledger, (System.nanoTime() - start) / 1e9);
-            worst = Math.max(worst, v.resurrectedAtAnyPoll());
+            if (v.resurrectedAtAnyPoll() > worst) {
+                worst = v.resurrectedAtAnyPoll();
+                worstExamples = v.pollExamples();
+            }
             if (v.converged) {
-                return v.withResurrectedAtAnyPoll(worst);
+                return v.withResurrectedAtAnyPoll(worst, worstExamples);
             }
             Thread.sleep(500);
         } while (System.nanoTime() - start < timeout.toNanos());
-        return v.withResurrectedAtAnyPoll(worst);
+        return v.withResurrectedAtAnyPoll(worst, worstExamples);
     }
 
     Verdict once(List<String> nodes, Ledger ledger, double elapsed) {
         Map<String, Ledger.Acked> expected = ledger.certain();
         long settledBefore = System.nanoTime() - REPLICATED_WITHIN_NANOS;
         Set<String> backSettled = new HashSet<>();
+        List<String> pollExamples = new ArrayList<>();
         Set<String> lost = new HashSet<>();
         Set<String> wrong = new HashSet<>();
         Set<String> back = new HashSet<>();
@@ -71,8 +76,10 @@ final class Convergence {
             expected.forEach((id, acked) -> {
                 String seen = view.statusById().get(id);
                 if (acked.cancelled()) {
-                    if (seen != null && acked.at() - settledBefore < 0) {
-                        backSettled.add(id);
+                    if (seen != null && acked.at() - settledBefore < 0 && backSettled.add(id)
+                            && pollExamples.size() < 5) {
+                        pollExamples.add(String.format("%s %s cancelled %.1f s before this poll, listed as %s",
+                                url, id, (System.nanoTime() - acked.at()) / 1e9, seen));
                     }
                     if (seen != null && back.add(id) && examples.size() < 5) {
                         exampleIds.add(id);
@@ -98,6 +105,7 @@ final class Convergence {
         boolean ok = sameHash && lost.isEmpty() && wrong.isEmpty() && back.isEmpty() && unknown.isEmpty()
                 && duplicates == 0;
         return new Verdict(ok, elapsed, expected.size(), lost.size(), wrong.size(), back.size(), unknown.size(),
-                duplicates, ledger.uncertainCount(), hashes, examples, List.copyOf(exampleIds), backSettled.size());
+                duplicates, ledger.uncertainCount(), hashes, examples, List.copyOf(exampleIds), backSettled.size(),
+                pollExamples);
     }
 }
