@@ -5,9 +5,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * Three Muster nodes on Tomcat (ports 18951-18953), each reaching the others through a {@link LinkProxy} of its
@@ -58,25 +55,6 @@ final class Cluster implements AutoCloseable {
                 "-Deureka.client.serviceUrl.defaultZone=" + zone));
         out.addAll(settings);
         return out;
-    }
-
-    void startAll() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(nodes.size());
-        try {
-            List<Future<?>> started = new ArrayList<>();
-            for (int i = 0; i < nodes.size(); i++) {
-                int n = i;
-                started.add(pool.submit(() -> {
-                    nodes.get(n).start(options(n), START_TIMEOUT);
-                    return null;
-                }));
-            }
-            for (Future<?> f : started) {
-                f.get();
-            }
-        } finally {
-            pool.shutdown();
-        }
     }
 
     void start(int i) throws IOException, InterruptedException {
