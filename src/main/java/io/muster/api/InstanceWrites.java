@@ -124,6 +124,11 @@ public final class InstanceWrites {
         return WriteResult.found(registry.cancel(appName(app), id, origin));
     }
 
+    /** A replicated cancel, with the version the peer cancelled when it sent one (see {@link InstanceRegistry}). */
+    WriteResult cancelledByPeer(String app, String id, Long lastDirtyTimestamp) {
+        return WriteResult.found(registry.cancelReplicated(appName(app), id, lastDirtyTimestamp));
+    }
+
     /** Departure from Eureka: a missing or unknown status value is a 400 here (Eureka answers 500). */
     public Reply statusUpdate(String app, String id, String value, String lastDirtyTimestamp, Origin origin) {
         if (value == null) {

@@ -87,7 +87,7 @@ public final class PeerBatches {
             case ReplicationItem.HEARTBEAT -> writes.renew(app, id, item.lastDirtyTimestamp(),
                     item.overriddenStatus() == null ? null : InstanceStatus.parseOrUnknown(item.overriddenStatus()),
                     Origin.PEER);
-            case ReplicationItem.CANCEL -> writes.cancelled(app, id, Origin.PEER);
+            case ReplicationItem.CANCEL -> writes.cancelledByPeer(app, id, item.lastDirtyTimestamp());
             case ReplicationItem.STATUS_UPDATE -> writes.statusUpdate(app, id, status(item.status()),
                     item.lastDirtyTimestamp(), Origin.PEER);
             case ReplicationItem.DELETE_STATUS_OVERRIDE -> writes.deleteStatusOverride(app, id,

@@ -457,6 +457,19 @@ public final class InstanceRegistry {
         return removed;
     }
 
+    /**
+     * A peer's replicated cancel. When this node does not hold the instance (yet: its start-up sync may be copying
+     * it from another peer right now) and the peer said which version it cancelled, the cancel is remembered as a
+     * tombstone, so that copy, arriving after it, is refused instead of staying as a cancelled instance.
+     */
+    public boolean cancelReplicated(String app, String id, Long lastDirtyTimestamp) {
+        boolean removed = cancel(app, id, Origin.PEER);
+        if (!removed && lastDirtyTimestamp != null) {
+            tombstones.cancelled(normalize(app), id, lastDirtyTimestamp);
+        }
+        return removed;
+    }
+
     /** Removes a lapsed lease (eviction). Not a client action, so never replicated. */
     public boolean expire(String app, String id) {
         return remove(app, id, Origin.CLIENT, true);

@@ -78,7 +78,9 @@ public final class PeerNode implements AutoCloseable {
 
     /** A repair found by the cluster check: the peer missed a cancellation. */
     void repairCancel(String app, String id) {
-        batcher.offer(new ReplicationTask.Cancel(app, id, clock.instant().plus(registerTtl)));
+        long version = registry.tombstones().cancelledVersion(app, id);
+        batcher.offer(new ReplicationTask.Cancel(app, id, version == Long.MIN_VALUE ? null : version,
+                clock.instant().plus(registerTtl)));
     }
 
     PeerCheck check() {

@@ -71,13 +71,18 @@ sealed interface ReplicationTask {
         }
     }
 
-    record Cancel(String app, String id, Instant expiresAt) implements ReplicationTask {
+    /**
+     * Carries the version cancelled (null when not known): a Muster peer that does not hold the instance yet (its
+     * start-up sync still copying) remembers the cancel, so the copy that arrives after it is refused. Stock
+     * Eureka peers ignore the field on a cancel.
+     */
+    record Cancel(String app, String id, Long lastDirtyTimestamp, Instant expiresAt) implements ReplicationTask {
         public String action() {
             return ReplicationItem.CANCEL;
         }
 
         public ReplicationItem item() {
-            return new ReplicationItem(action(), app, id, null, null, null, null);
+            return new ReplicationItem(action(), app, id, lastDirtyTimestamp, null, null, null);
         }
     }
 

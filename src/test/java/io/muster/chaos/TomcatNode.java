@@ -98,6 +98,11 @@ final class TomcatNode implements AutoCloseable {
 
     /** Starts the JVM (settings as -D options) and returns once the registry answers reads (or throws). */
     void start(List<String> jvmOptions, Duration timeout) throws IOException, InterruptedException {
+        if (status("health/live") != -1) {
+            // a Tomcat left over from an interrupted run would answer in this one's place, and every fault
+            // would be injected into processes that are not the ones under test
+            throw new IOException(name + ": port " + port + " is already served by another process");
+        }
         ProcessBuilder pb = new ProcessBuilder("bash", home.resolve("bin/catalina.sh").toString(), "run")
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
                         base.resolve("logs/console.log").toFile()));

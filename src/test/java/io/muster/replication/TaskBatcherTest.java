@@ -47,7 +47,7 @@ class TaskBatcherTest {
     }
 
     private ReplicationTask cancel(String id, Duration ttl) {
-        return new ReplicationTask.Cancel("A", id, clock.instant().plus(ttl));
+        return new ReplicationTask.Cancel("A", id, 1L, clock.instant().plus(ttl));
     }
 
     private ReplicationTask cancel(String id) {
@@ -236,7 +236,7 @@ class TaskBatcherTest {
             return Outcome.SUCCESS;
         });
         batcher.start();
-        batcher.offer(new ReplicationTask.Cancel("A", "a", java.time.Instant.now().plus(Duration.ofHours(1))));
+        batcher.offer(new ReplicationTask.Cancel("A", "a", 1L, java.time.Instant.now().plus(Duration.ofHours(1))));
         assertThat(failing.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         Thread.sleep(WakeSignal.FLOOR.toMillis() + 100);   // into the 1.6 s backoff, past the wake floor
         long woken = System.nanoTime();
