@@ -235,9 +235,9 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
 
     /**
      * A peer showed it is alive (it synced from this node, read its digest or replicated a write to it): every sender
-     * in a network backoff tries again now. Which peer it was is not known for certain (peers on one host share an
+     * in a backoff tries again now. Which peer it was is not known for certain (peers on one host share an
      * address, and a peer's own URL may be spelt differently in our list), so all are woken; each at most twice a
-     * second (see {@link WakeSignal}), and only those whose last send failed on the network.
+     * second (see {@link WakeSignal}) (a sender that is not backing off is not disturbed).
      */
     public void heardFromPeer() {
         for (PeerNode node : nodes) {

@@ -91,7 +91,7 @@ public final class PeerNode implements AutoCloseable {
         return batcher.runOnce();
     }
 
-    /** The peer showed it is alive: a network backoff in progress ends (see {@link TaskBatcher#wake}). */
+    /** The peer showed it is alive: a backoff in progress ends (see {@link TaskBatcher#wake}). */
     boolean wake() {
         return batcher.wake();
     }

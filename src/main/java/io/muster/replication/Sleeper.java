@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How replication waits between retries. Production sleeps for real, and ends a network backoff early when the peer
+ * How replication waits between retries. Production sleeps for real, and ends a backoff early when the peer
  * shows it is alive; a test passes one that records the wait and moves its clock, so backoff can be checked without
  * taking the time it describes.
  */

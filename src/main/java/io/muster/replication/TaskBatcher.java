@@ -20,7 +20,7 @@ import java.util.function.Function;
  * waiting one (so a burst of heartbeats for one instance costs one), batches of up to {@code batchSize} sent once
  * the oldest task has waited {@code delay} (default 25 ms, Eureka's is 500 ms), expired tasks dropped unsent, and
  * retry with exponential backoff on congestion (from 1 s, capped at 30 s) and network failures (from 100 ms, capped
- * at 5 s, and ended early by {@link #wake} when the peer shows it is alive).
+ * at 5 s), each counted on its own, and either ended early by {@link #wake} when the peer shows it is alive.
  *
  * <p>A cancel supersedes the instance's waiting registration, heartbeat and status tasks: they are dropped (counted
  * in {@code superseded}), never sent after it. A replacement keeps its predecessor's place in the queue, so without
@@ -56,7 +56,13 @@ final class TaskBatcher implements AutoCloseable {
     private final Function<List<ReplicationTask>, Outcome> processor;
     private volatile Thread worker;
     private volatile boolean running = true;
-    private int consecutiveFailures;     // the batch-running thread only
+    /**
+     * Failures since the last success, counted apart for each kind (the batch-running thread only): a peer that
+     * refused connections for a while and then times out once, while its connector starts, is not one that has
+     * been congested for a while.
+     */
+    private int networkFailures;
+    private int congestionFailures;
     private final WakeSignal wakeSignal = new WakeSignal();
 
     final LongAdder sent = new LongAdder();
@@ -66,7 +72,7 @@ final class TaskBatcher implements AutoCloseable {
     final LongAdder expired = new LongAdder();
     /** Tasks dropped because a later cancel of their instance made them pointless. */
     final LongAdder superseded = new LongAdder();
-    /** Network backoffs ended early because the peer showed it is alive. */
+    /** Backoffs ended early because the peer showed it is alive. */
     final LongAdder woken = new LongAdder();
     /** Enqueue to acknowledgement of each delivered task; a retried task keeps its first enqueue time. */
     final LagWindow lag;
@@ -153,7 +159,8 @@ final class TaskBatcher implements AutoCloseable {
         switch (outcome) {
             case SUCCESS -> {
                 sent.add(batch.size());
-                consecutiveFailures = 0;
+                networkFailures = 0;
+                congestionFailures = 0;
                 Instant acknowledged = clock.instant();
                 batch.forEach(p -> lag.record(Duration.between(p.enqueued, acknowledged)));
             }
@@ -251,15 +258,14 @@ final class TaskBatcher implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        consecutiveFailures = Math.min(consecutiveFailures + 1, 16);
         boolean network = base == NETWORK_BACKOFF;
+        int failures = network ? (networkFailures = Math.min(networkFailures + 1, 16))
+                : (congestionFailures = Math.min(congestionFailures + 1, 16));
         long backoff = Math.min((network ? MAX_NETWORK_BACKOFF : MAX_BACKOFF).toMillis(),
-                base.toMillis() << Math.min(consecutiveFailures - 1, 8));
-        if (network) {
-            sleeper.sleepUnlessWoken(Duration.ofMillis(backoff), wakeSignal);
-        } else {
-            sleeper.sleep(Duration.ofMillis(backoff));   // a congested peer is alive already: no wake helps it
-        }
+                base.toMillis() << Math.min(failures - 1, 8));
+        // a peer that shows it is alive (it syncs from us, replicates to us) ends either backoff: one that is
+        // congested gets at most two attempts a second from it (the wake's floor), not one per batch it sends
+        sleeper.sleepUnlessWoken(Duration.ofMillis(backoff), wakeSignal);
     }
 
     /** Whether a cancel of the task's instance was queued while the task was out for sending. Lock held. */
@@ -269,8 +275,8 @@ final class TaskBatcher implements AutoCloseable {
     }
 
     /**
-     * The peer showed it is alive: a network backoff in progress ends (no sooner than {@link WakeSignal#FLOOR}
-     * after it began). Returns whether one was in progress.
+     * The peer showed it is alive: a backoff in progress ends (no sooner than {@link WakeSignal#FLOOR} after it
+     * began). Returns whether one was in progress.
      */
     boolean wake() {
         boolean was = wakeSignal.wake();

@@ -3,7 +3,7 @@ package io.muster.replication;
 import java.time.Duration;
 
 /**
- * Ends one sender's network backoff early when its peer shows it is alive (it synced from this node, asked for its
+ * Ends one sender's backoff early when its peer shows it is alive (it synced from this node, asked for its
  * digest, or replicated a write to it): a peer that is back should not wait out a backoff meant for one that is
  * down. A wake never ends a backoff sooner than {@link #FLOOR} after it began, so a peer that is alive but keeps
  * failing our sends (and keeps sending us its own) is tried at most twice a second, not at every batch it sends.

@@ -294,6 +294,11 @@ public final class Chaos {
         gauges.forEach(g -> log("  " + g.brief()));
         v.examples().forEach(e -> log("  e.g. " + e));
         v.pollExamples().forEach(e -> log("  at a poll: " + e));
+        for (String id; (id = load.capRefusedKnownIds.poll()) != null; ) {
+            log("  " + id + ": a known instance refused at the cap; the client's writes");
+            load.history(id).forEach(h -> log("    " + h));
+            cluster.logLinesAbout("/" + id + " ").forEach(h -> log("    " + h));
+        }
         for (String e : v.pollExamples()) {
             String id = e.split(" ")[1];
             cluster.logLinesAbout("/" + id + " ").forEach(h -> log("    " + h));

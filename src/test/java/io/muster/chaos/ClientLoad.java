@@ -53,6 +53,8 @@ final class ClientLoad implements AutoCloseable {
     final LongAdder capRefusalsWithoutRetryAfter = new LongAdder();
     /** A known instance's registration refused at the cap (re-registering must always work). */
     final LongAdder capRefusedKnown = new LongAdder();
+    /** Which instances those were (the first few), for the fault's log. */
+    final java.util.Queue<String> capRefusedKnownIds = new java.util.concurrent.ConcurrentLinkedQueue<>();
     final LongAdder serverErrorsWhileUp = new LongAdder();
     final LongAdder serverErrorsWhileDown = new LongAdder();
     final LongAdder other4xx = new LongAdder();
@@ -250,6 +252,9 @@ final class ClientLoad implements AutoCloseable {
             } else {
                 if (code == 503) {
                     capRefusedKnown.increment();
+                    if (capRefusedKnownIds.size() < 5) {
+                        capRefusedKnownIds.add(id);
+                    }
                 }
                 ledger.unanswered(id);
             }

@@ -224,6 +224,21 @@ class TaskBatcherTest {
     }
 
     @Test
+    void aTimeoutAfterManyRefusedConnectionsBacksOffFromOneSecondNotFromThirty() throws Exception {
+        // a peer restarting: connections refused while it is down, then one timeout while its connector starts
+        for (int i = 0; i < 10; i++) {
+            answers.add(Outcome.TRANSIENT_FAILURE);
+        }
+        answers.add(Outcome.CONGESTION);
+        batcher.offer(cancel("a", Duration.ofHours(1)));
+        clock.advance(DELAY);
+        for (int i = 0; i < 11; i++) {
+            batcher.runOnce();
+        }
+        assertThat(sleeps.get(sleeps.size() - 1)).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
     void aSignOfThePeersLifeEndsANetworkBackoffAtOnce() throws Exception {
         java.util.concurrent.CountDownLatch failing = new java.util.concurrent.CountDownLatch(5);
         java.util.concurrent.CountDownLatch delivered = new java.util.concurrent.CountDownLatch(1);
