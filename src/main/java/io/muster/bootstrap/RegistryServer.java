@@ -140,7 +140,12 @@ public final class RegistryServer implements AutoCloseable {
         this.startup = new StartupSync(config.startup(), peers, gate, selfPreservation, self, clock,
                 config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1),
                 snapshot == null ? () -> 0 : snapshot::restore, snapshot == null ? () -> 0 : snapshot::held,
-                cancels == null ? () -> { } : () -> cancels.replay(registry, registry.tombstones()::remember));
+                cancels == null ? () -> { } : () -> cancels.replay(registry, (app, id, dirty, at) -> {
+                    registry.tombstones().remember(app, id, dirty, at);
+                    if (registry.views().lease(app, id).isEmpty()) {
+                        peers.cancelAgain(app, id, dirty);   // one held is cancelled again by the replay itself
+                    }
+                }));
         ReplicaStatus replicas = new ReplicaStatus(peers, registry, selfRegistration,
                 config.peers().minAvailableForHealthy());
         StatusSource source = new StatusSource(registry, selfPreservation, evictor, cache, peers::statuses, clock);

@@ -458,14 +458,23 @@ public final class InstanceRegistry {
     }
 
     /**
-     * A peer's replicated cancel. When this node does not hold the instance (yet: its start-up sync may be copying
-     * it from another peer right now) and the peer said which version it cancelled, the cancel is remembered as a
-     * tombstone, so that copy, arriving after it, is refused instead of staying as a cancelled instance.
+     * A peer's replicated cancel. When the peer said which version it cancelled (a Muster peer does), a copy here
+     * that is newer (its client registered again since, and that reached this node first) stays; and when this
+     * node does not hold the instance (yet: its start-up sync may be copying it from another peer right now), the
+     * cancel is remembered as a tombstone, so that copy, arriving after it, is refused instead of staying as a
+     * cancelled instance. Without a version (a stock Eureka peer) the cancel applies as in Eureka.
      */
     public boolean cancelReplicated(String app, String id, Long lastDirtyTimestamp) {
-        boolean removed = cancel(app, id, Origin.PEER);
+        String appName = normalize(app);
+        if (lastDirtyTimestamp != null) {
+            Lease held = views.lease(appName, id).orElse(null);
+            if (held != null && held.instance().lastDirtyTimestamp() > lastDirtyTimestamp) {
+                return true;   // acknowledged: the peer's cancel is done, by a newer registration
+            }
+        }
+        boolean removed = cancel(appName, id, Origin.PEER);
         if (!removed && lastDirtyTimestamp != null) {
-            tombstones.cancelled(normalize(app), id, lastDirtyTimestamp);
+            tombstones.cancelled(appName, id, lastDirtyTimestamp);
         }
         return removed;
     }

@@ -234,6 +234,18 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
     }
 
     /**
+     * A cancellation this node acknowledged before it stopped (its journal), of an instance it does not hold now:
+     * sent to every peer again, with its version, so a peer that still holds that copy (restored from its own
+     * snapshot, or copied from a node restarted with it) drops it now, not at the cluster check's next repair.
+     */
+    public void cancelAgain(String app, String id, long lastDirtyTimestamp) {
+        Instant ttl = clock.instant().plus(settings.taskTtl());
+        for (PeerNode node : nodes) {
+            node.enqueue(new ReplicationTask.Cancel(app, id, lastDirtyTimestamp, ttl));
+        }
+    }
+
+    /**
      * A peer showed it is alive (it synced from this node, read its digest or replicated a write to it): every sender
      * in a backoff tries again now. Which peer it was is not known for certain (peers on one host share an
      * address, and a peer's own URL may be spelt differently in our list), so all are woken; each at most twice a

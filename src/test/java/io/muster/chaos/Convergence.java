@@ -30,9 +30,9 @@ final class Convergence {
             .connectTimeout(Duration.ofSeconds(2)).build();
 
     /**
-     * Polls until the nodes converge or the timeout ends. Every poll also counts the instances listed by a node that
-     * answers whose cancellation was acknowledged more than {@link #REPLICATED_WITHIN_NANOS} before it: the most
-     * seen at one poll is the verdict's {@code resurrectedAtAnyPoll} (the end state alone hides a cancelled instance
+     * Polls until the nodes converge or the timeout ends. Every poll from {@link #REPLICATED_WITHIN_NANOS} after the
+     * heal also counts the instances listed by a node that answers whose cancellation was acknowledged more than that
+     * before it: the most seen at one poll is the verdict's {@code resurrectedAtAnyPoll} (the end state alone hides a cancelled instance
      * that was back for a minute and then repaired).
      */
     Verdict await(List<String> nodes, Ledger ledger, Duration timeout) throws InterruptedException {
@@ -42,7 +42,10 @@ final class Convergence {
         List<String> worstExamples = List.of();
         do {
             v = once(nodes, ledger, (System.nanoTime() - start) / 1e9);
-            if (v.resurrectedAtAnyPoll() > worst) {
+            // a node that has just started answers with what its sync copied, and receives the writes made since
+            // only from the moment its connector accepts (replication to it lands within the same allowance)
+            boolean settled = System.nanoTime() - start > REPLICATED_WITHIN_NANOS;
+            if (settled && v.resurrectedAtAnyPoll() > worst) {
                 worst = v.resurrectedAtAnyPoll();
                 worstExamples = v.pollExamples();
             }

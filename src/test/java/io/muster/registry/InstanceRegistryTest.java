@@ -120,6 +120,25 @@ class InstanceRegistryTest {
     }
 
     @Test
+    void aReplicatedCancelOfAVersionRemovesThatVersionRemembersItWhenAbsentAndSparesANewerCopy() {
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_000).build(), Origin.PEER);
+        assertThat(registry.cancelReplicated("ORDERS", "i-1", 2_000L)).isTrue();
+        assertThat(registry.views().lease("ORDERS", "i-1")).isEmpty();
+
+        // the cancel arrives before the copy it cancels (a node still syncing): the copy is refused after it
+        assertThat(registry.cancelReplicated("ORDERS", "i-2", 1_000L)).isFalse();
+        assertThatThrownBy(() -> registry.register(Instances.sample("ORDERS", "i-2").lastDirtyTimestamp(1_000)
+                .build(), Origin.PEER)).isInstanceOf(CancelledHereException.class);
+
+        // registered again since (a newer version reached this node first): the old version's cancel spares it
+        registry.register(Instances.sample("ORDERS", "i-3").lastDirtyTimestamp(3_000).build(), Origin.PEER);
+        assertThat(registry.cancelReplicated("ORDERS", "i-3", 2_500L)).isTrue();
+        assertThat(registry.views().lease("ORDERS", "i-3")).isPresent();
+        assertThat(registry.cancelReplicated("ORDERS", "i-3", null)).as("a stock Eureka peer's cancel").isTrue();
+        assertThat(registry.views().lease("ORDERS", "i-3")).isEmpty();
+    }
+
+    @Test
     void anExpiryIsNoCancellationAPeersCopyOfAnEvictedInstanceIsTaken() {
         // evicted here on this node's clock, alive on the peer whose heartbeats did not reach us in time
         registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_000).build(), Origin.CLIENT);
