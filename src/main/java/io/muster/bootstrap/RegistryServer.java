@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.logging.Logger;
 
@@ -77,6 +78,8 @@ public final class RegistryServer implements AutoCloseable {
     private final ChangeStreams changes;
     private final RemoteRegions remoteRegions;
     private final ClusterChecker checker;
+    /** Whether this node told its peers it accepts requests (at its first request). */
+    private final AtomicBoolean announced = new AtomicBoolean();
     private final Scheduler fresh;
     private final Scheduler peerLane;
     private final Scheduler files;
@@ -237,6 +240,10 @@ public final class RegistryServer implements AutoCloseable {
 
     /** A request arrived on a port not seen before: this node may be one of the configured peer URLs. */
     void learnedPort(int port) {
+        if (announced.compareAndSet(false, true) && peers.isConfigured()) {
+            // the first request shows the connector accepts: peers' senders backing off from this node retry now
+            peerLane.once("announce-to-peers", peers::announce);
+        }
         if (self.learnPort(port)) {
             peerLane.once("peer-refresh-on-new-port", () -> {   // dropped when the server has stopped
                 if (peers.isConfigured()) {

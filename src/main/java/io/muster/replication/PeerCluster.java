@@ -234,6 +234,21 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
     }
 
     /**
+     * Tells every peer this node now accepts requests (its first request came in: on Tomcat the connector starts
+     * seconds after the application, so the start-up sync's own requests came before it): one digest request each,
+     * which a Muster peer takes as a sign of life and which ends its senders' backoff towards this node.
+     */
+    public void announce() {
+        for (PeerNode node : nodes) {
+            try {
+                node.client().fetchDigest();
+            } catch (IOException | RuntimeException e) {
+                // a peer that is down learns of this node when it syncs from it
+            }
+        }
+    }
+
+    /**
      * A cancellation this node acknowledged before it stopped (its journal), of an instance it does not hold now:
      * sent to every peer again, with its version, so a peer that still holds that copy (restored from its own
      * snapshot, or copied from a node restarted with it) drops it now, not at the cluster check's next repair.

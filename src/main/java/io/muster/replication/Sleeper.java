@@ -17,15 +17,19 @@ interface Sleeper {
         }
 
         @Override
-        public void sleepUnlessWoken(Duration duration, WakeSignal wake) throws InterruptedException {
-            wake.await(duration);
+        public boolean sleepUnlessWoken(Duration duration, WakeSignal wake) throws InterruptedException {
+            return wake.await(duration);
         }
     };
 
     void sleep(Duration duration) throws InterruptedException;
 
-    /** A backoff that {@link WakeSignal#wake} may end early; a recording sleeper just records it. */
-    default void sleepUnlessWoken(Duration duration, WakeSignal wake) throws InterruptedException {
+    /**
+     * A backoff that {@link WakeSignal#wake} may end early; returns whether it did. A recording sleeper just records
+     * it.
+     */
+    default boolean sleepUnlessWoken(Duration duration, WakeSignal wake) throws InterruptedException {
         sleep(duration);
+        return false;
     }
 }

@@ -265,7 +265,12 @@ final class TaskBatcher implements AutoCloseable {
                 base.toMillis() << Math.min(failures - 1, 8));
         // a peer that shows it is alive (it syncs from us, replicates to us) ends either backoff: one that is
         // congested gets at most two attempts a second from it (the wake's floor), not one per batch it sends
-        sleeper.sleepUnlessWoken(Duration.ofMillis(backoff), wakeSignal);
+        if (sleeper.sleepUnlessWoken(Duration.ofMillis(backoff), wakeSignal)) {
+            // the peer is alive: if this attempt fails too (its connector not accepting yet), the backoff starts
+            // over from its first step instead of waiting its longest again
+            networkFailures = 0;
+            congestionFailures = 0;
+        }
     }
 
     /** Whether a cancel of the task's instance was queued while the task was out for sending. Lock held. */

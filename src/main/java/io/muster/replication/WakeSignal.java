@@ -17,8 +17,11 @@ final class WakeSignal {
     private boolean waiting;
     private boolean woken;
 
-    /** Waits for {@code max}, or until woken (but at least {@link #FLOOR}, or {@code max} if shorter). */
-    synchronized void await(Duration max) throws InterruptedException {
+    /**
+     * Waits for {@code max}, or until woken (but at least {@link #FLOOR}, or {@code max} if shorter); returns whether
+     * it was woken.
+     */
+    synchronized boolean await(Duration max) throws InterruptedException {
         long start = System.nanoTime();
         long end = start + max.toNanos();
         long floor = start + Math.min(FLOOR.toNanos(), max.toNanos());
@@ -29,6 +32,7 @@ final class WakeSignal {
                 long left = (woken ? floor : end) - now;
                 wait(Math.max(1, left / 1_000_000), 0);
             }
+            return woken;
         } finally {
             waiting = false;
         }
