@@ -142,7 +142,10 @@ public final class RegistryServer implements AutoCloseable {
         }
         this.startup = new StartupSync(config.startup(), peers, gate, selfPreservation, self, clock,
                 config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1),
-                snapshot == null ? () -> 0 : snapshot::restore, snapshot == null ? () -> 0 : snapshot::held,
+                snapshot == null ? () -> 0 : snapshot::restore,
+                snapshot == null ? () -> 0 : () -> snapshot.restoreMissing(config.delta().retention(),
+                        saved -> registry.views().lease(saved.app(), saved.id())
+                                .ifPresent(lease -> peers.sendToAll(lease.instance()))),
                 cancels == null ? () -> { } : () -> cancels.replay(registry, (app, id, dirty, at) -> {
                     registry.tombstones().remember(app, id, dirty, at);
                     if (registry.views().lease(app, id).isEmpty()) {

@@ -33,15 +33,18 @@ final class StartupSync {
     private final Clock clock;
     private final int configuredUrls;
     private final IntSupplier restoreSnapshot;
-    /** How many instances this node's own snapshot holds (without restoring it). */
-    private final IntSupplier snapshotHeld;
+    /**
+     * After a sync from a peer: puts back what this node's own fresh snapshot holds and the peer did not (the last
+     * writes acknowledged here before the cluster stopped), sending them to the peers; returns how many.
+     */
+    private final IntSupplier restoreMissing;
     /** Runs after each sync that copied a peer's registry (the cancellation journal's replay). */
     private final Runnable afterSync;
     private volatile boolean synced;
     private Scheduler.Cancellable retries;
 
     StartupSync(StartupConfig config, PeerCluster peers, TrafficGate gate, SelfPreservation selfPreservation,
-                LocalNode self, Clock clock, int configuredUrls, IntSupplier restoreSnapshot, IntSupplier snapshotHeld,
+                LocalNode self, Clock clock, int configuredUrls, IntSupplier restoreSnapshot, IntSupplier restoreMissing,
                 Runnable afterSync) {
         this.config = config;
         this.peers = peers;
@@ -51,7 +54,7 @@ final class StartupSync {
         this.clock = clock;
         this.configuredUrls = configuredUrls;
         this.restoreSnapshot = restoreSnapshot;
-        this.snapshotHeld = snapshotHeld;
+        this.restoreMissing = restoreMissing;
         this.afterSync = afterSync;
     }
 
@@ -70,12 +73,7 @@ final class StartupSync {
         // beside those of peers that are waiting too: then each node's past is part of the newest state there is)
         int restored = synced ? 0 : restoreSnapshot.getAsInt();
         if (synced) {
-            int held = snapshotHeld.getAsInt();
-            if (held > sync.copied()) {
-                LOG.info("Muster: this node's own snapshot holds " + held + " instance(s), more than the "
-                        + sync.copied() + " peer " + sync.peer() + " sent; serving the peer's, which is the cluster's"
-                        + " present (instances cancelled or expired while this node was away are not in it)");
-            }
+            restoreMissing.getAsInt();   // logs what it put back; what the peers cancelled since stays out
         }
         afterSync.run();
         boolean held = gate.open(sync.outcome(), config.waitWhenSyncEmpty(), config.defaultOpenForTrafficCount() > 0);

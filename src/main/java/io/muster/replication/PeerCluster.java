@@ -1,6 +1,7 @@
 package io.muster.replication;
 
 import io.muster.config.ServerConfig.PeerConfig;
+import io.muster.model.InstanceInfo;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Origin;
 import io.muster.registry.RegistryChange;
@@ -231,6 +232,13 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
 
     public List<PeerNode> nodes() {
         return nodes;
+    }
+
+    /** An instance only this node has (restored from its own snapshot after a sync): registered on every peer. */
+    public void sendToAll(InstanceInfo instance) {
+        for (PeerNode node : nodes) {
+            node.repairRegister(instance);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.muster.snapshot;
 
+import io.muster.model.InstanceInfo;
 import io.muster.registry.InstanceRegistry;
 
 import io.muster.files.PrivateDirectory;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -140,19 +142,33 @@ public final class RegistryFile {
     }
 
     /**
-     * How many instances a usable snapshot holds, without restoring it (0 when there is none or it is not usable;
-     * {@link #restore} says why): a node that takes a peer's registry instead says so when it holds fewer.
+     * After a sync from a peer: puts back the instances of this node's own snapshot that the registry does not hold,
+     * if the snapshot is younger than {@code window} (so every cancellation made since it was saved is among the
+     * tombstones the sync handed over, and refuses its instance). These are the writes this node acknowledged last
+     * before the cluster stopped, which no peer has; each one put back is handed to {@code restoredHook} (to be
+     * sent to the peers). Returns how many.
      */
-    public int held() {
+    public int restoreMissing(Duration window, Consumer<InstanceInfo> restoredHook) {
         try {
             byte[] bytes = dir.files().read(name);
             if (bytes == null) {
                 return 0;
             }
-            SnapshotFile.Content content = SnapshotFile.decode(bytes, node, clock.millis(), dir.key());
-            return content.applications().applications().stream().mapToInt(a -> a.instances().size()).sum();
+            Instant now = clock.instant();
+            SnapshotFile.Content content = SnapshotFile.decode(bytes, node, now.toEpochMilli(), dir.key());
+            if (Duration.between(content.savedAt(), now).compareTo(window) > 0) {
+                return 0;
+            }
+            RestoreRules.Result r = RestoreRules.restore(content.applications(), registry, now,
+                    i -> registry.views().lease(i.app(), i.id()).isEmpty(), restoredHook);
+            if (r.restored() > 0) {
+                LOG.info("Muster: put back " + r.restored() + " instance(s) from this node's own snapshot (saved "
+                        + Duration.between(content.savedAt(), now).toSeconds() + " s ago) that the peer did not have"
+                        + " (the last writes acknowledged here before the cluster stopped); sending them to the peers");
+            }
+            return r.restored();
         } catch (IOException | RuntimeException e) {
-            return 0;
+            return 0;   // restore() reports what is wrong with the file
         }
     }
 

@@ -10,6 +10,8 @@ import io.muster.registry.InvalidInstanceException;
 import io.muster.registry.RegistryFullException;
 
 import java.time.Instant;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Puts a snapshot's instances back into the registry. A lease keeps the time it had left when saved minus the
@@ -28,11 +30,23 @@ public final class RestoreRules {
     }
 
     public static Result restore(Applications apps, InstanceRegistry registry, Instant now) {
+        return restore(apps, registry, now, i -> true, i -> { });
+    }
+
+    /**
+     * @param wanted   which saved instances to put back
+     * @param restored told of each one put back
+     */
+    public static Result restore(Applications apps, InstanceRegistry registry, Instant now,
+                                 Predicate<InstanceInfo> wanted, Consumer<InstanceInfo> restoredHook) {
         int restored = 0;
         int expired = 0;
         int refused = 0;
         for (Application app : apps.applications()) {
             for (InstanceInfo instance : app.instances()) {
+                if (!wanted.test(instance)) {
+                    continue;
+                }
                 LeaseInfo lease = instance.leaseInfo();
                 Instant renewed = Instant.ofEpochMilli(lease.lastRenewalTimestamp());
                 if (lease.lastRenewalTimestamp() <= 0
@@ -44,6 +58,7 @@ public final class RestoreRules {
                     registry.restore(asRegistered(instance), orNull(lease.registrationTimestamp(), renewed),
                             renewed, orNull(lease.serviceUpTimestamp(), null));
                     restored++;
+                    restoredHook.accept(instance);
                 } catch (CancelledHereException e) {
                     refused++;   // cancelled since this file was saved (a peer handed the cancel over): not back
                 } catch (InvalidInstanceException | RegistryFullException e) {

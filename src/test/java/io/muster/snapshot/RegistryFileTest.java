@@ -92,6 +92,31 @@ class RegistryFileTest {
     }
 
     @Test
+    void afterASyncOnlyWhatThePeerLackedComesBackFromAFreshSnapshotAndNothingCancelledSince() {
+        before.register(Instances.up("APP", "only-here"), Origin.CLIENT);
+        before.register(Instances.up("APP", "both"), Origin.CLIENT);
+        before.register(Instances.up("APP", "cancelled-there"), Origin.CLIENT);
+        long cancelledVersion = before.views().lease("APP", "cancelled-there").orElseThrow().instance()
+                .lastDirtyTimestamp();
+        save();
+        clock.advance(Duration.ofSeconds(20));
+
+        InstanceRegistry after = new InstanceRegistry(clock, Duration.ofMinutes(3));
+        after.register(Instances.up("APP", "both"), Origin.PEER);   // what the sync copied
+        after.tombstones().remember("APP", "cancelled-there", cancelledVersion, clock.instant());   // handed over
+        java.util.List<String> sent = new java.util.ArrayList<>();
+        int back = new RegistryFile(files(), NODE, after, clock).restoreMissing(Duration.ofMinutes(3),
+                i -> sent.add(i.id()));
+
+        assertThat(back).isEqualTo(1);
+        assertThat(sent).as("to be sent to the peers").containsExactly("only-here");
+        assertThat(after.views().lease("APP", "cancelled-there")).isEmpty();
+        InstanceRegistry other = new InstanceRegistry(clock, Duration.ofMinutes(3));
+        assertThat(new RegistryFile(files(), NODE, other, clock).restoreMissing(Duration.ofSeconds(10), i -> { }))
+                .as("a snapshot older than the tombstones' window is not trusted beside a peer").isZero();
+    }
+
+    @Test
     void leasesThatLapsedWhileTheNodeWasDownAreDropped() {
         before.register(Instances.up("APP", "old"), Origin.CLIENT);
         clock.advance(Duration.ofSeconds(60));
