@@ -1,5 +1,6 @@
 package io.muster.bootstrap;
 
+import io.muster.testing.CapturedLog;
 import io.muster.config.ConfigLoader;
 import io.muster.config.ServerConfig;
 import io.muster.replication.LocalNode;
@@ -15,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -30,21 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SnapshotOwnershipTest {
     private final ServerConfig config = ConfigLoader.load(List.of());
     private final LocalNode self = new LocalNode("/eureka", null, Set.of(8761));
-    private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            logged.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final CapturedLog capture = new CapturedLog();
+    private final List<LogRecord> logged = capture.records;
     private final List<Logger> loggers = List.of(Logger.getLogger(RegistryServer.class.getName()),
             Logger.getLogger("io.muster.snapshot.SnapshotLock"));
     @TempDir

@@ -1,5 +1,6 @@
 package io.muster.snapshot;
 
+import io.muster.testing.CapturedLog;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Origin;
 import io.muster.testing.Instances;
@@ -13,8 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
@@ -32,21 +31,8 @@ class SnapshotIdentityTest {
     private static final SnapshotIdentity DOMAIN2 = payara("/opt/payara/glassfish/domains/domain2");
 
     private final MutableClock clock = MutableClock.atEpochMillis(1_700_000_000_000L);
-    private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            logged.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final CapturedLog capture = new CapturedLog();
+    private final List<LogRecord> logged = capture.records;
     @TempDir
     Path dir;
 

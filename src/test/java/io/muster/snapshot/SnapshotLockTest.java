@@ -1,5 +1,6 @@
 package io.muster.snapshot;
 
+import io.muster.testing.CapturedLog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,9 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -26,21 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Two live nodes never share a snapshot file: in one JVM, or in two processes; a redeploy takes it again. */
 class SnapshotLockTest {
     private static final String NAME = "registry-_eureka__.snapshot";
-    private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            logged.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final CapturedLog capture = new CapturedLog();
+    private final List<LogRecord> logged = capture.records;
     @TempDir
     Path dir;
 
