@@ -132,7 +132,7 @@ public final class RegistryServer implements AutoCloseable {
                 snapshotPlace.fileName(), registry, clock);
         // the journal's lines are signed for this identity: another server's journal fails here and is ignored
         this.cancels = dir == null ? null : new CancelJournal(dir.signingFor(snapshotPlace.identity()),
-                snapshotPlace.fileName() + ".cancels", clock, config.delta().retention(),
+                CancelJournal.besideSnapshot(snapshotPlace.fileName()), clock, config.delta().retention(),
                 write -> journal.once("cancel-journal-write", write));
         if (snapshot != null) {
             LOG.info("Muster: registry snapshot at " + snapshot.path() + " for " + snapshotPlace.identity());

@@ -143,9 +143,9 @@ public final class CancelJournal implements RegistryListener {
         this.writer = writer;
     }
 
-    /** The journal's name beside the node's snapshot. */
-    public static String fileName(String node) {
-        return RegistryFile.fileName(node) + ".cancels";
+    /** The journal's name beside the node's snapshot file of that name. */
+    public static String besideSnapshot(String snapshotFile) {
+        return snapshotFile + ".cancels";
     }
 
     private Path path() {

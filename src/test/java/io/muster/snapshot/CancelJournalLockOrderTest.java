@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CancelJournalLockOrderTest {
     private static final Duration WINDOW = Duration.ofMinutes(3);
-    private static final String NAME = CancelJournal.fileName("/eureka/@8761");
+    private static final String NAME = CancelJournal.besideSnapshot(RegistryFile.fileName("/eureka/@8761"));
     private static final long SECONDS = 10;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 

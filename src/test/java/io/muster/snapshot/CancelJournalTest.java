@@ -31,7 +31,7 @@ class CancelJournalTest {
     private record Tomb(String app, String id, long dirty, Instant at) {
     }
 
-    private static final String NAME = CancelJournal.fileName("/eureka/@8761");
+    private static final String NAME = CancelJournal.besideSnapshot(RegistryFile.fileName("/eureka/@8761"));
 
     /** The journal as a starting node opens it: its directory and key read again each time. */
     private CancelJournal journal() {

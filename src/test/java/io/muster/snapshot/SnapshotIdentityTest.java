@@ -133,7 +133,7 @@ class SnapshotIdentityTest {
 
     @Test
     void anotherDomainsCancellationJournalIsNotReplayed() {
-        String name = DOMAIN1.fileName(false) + ".cancels";
+        String name = CancelJournal.besideSnapshot(DOMAIN1.fileName(false));
         InstanceRegistry before = withInstances(1);
         before.addListener(new CancelJournal(files().signingFor(DOMAIN1), name, clock, WINDOW, Runnable::run));
         before.cancel("APP", "i-0", Origin.CLIENT);
