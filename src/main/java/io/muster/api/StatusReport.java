@@ -31,6 +31,7 @@ public final class StatusReport {
     private final Map<String, Object> settings;
     private final Supplier<ReplicaStatus.Report> replicas;
     private final Supplier<List<RemoteRegion.Status>> remoteRegions;
+    private final Probes probes;
 
     /** @param settings the effective configuration, shown on the dashboard (no credentials) */
     public StatusReport(StatusSource source, TrafficGate gate, Clock clock, String environment, String dataCenter,
@@ -45,6 +46,7 @@ public final class StatusReport {
         this.settings = Map.copyOf(settings);
         this.replicas = replicas;
         this.remoteRegions = remoteRegions;
+        this.probes = new Probes(gate);
     }
 
     /** One remote region: where, how fresh (to the millisecond, with the age beside it) and how fetches went. */
@@ -71,8 +73,8 @@ public final class StatusReport {
         return replicas.get();
     }
 
-    public boolean isReady() {
-        return gate.isOpen();
+    public Probes probes() {
+        return probes;
     }
 
     /** Eureka's {@code StatusInfo} sections, with its key spellings. */

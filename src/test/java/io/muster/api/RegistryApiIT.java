@@ -265,6 +265,10 @@ class RegistryApiIT {
         assertThat(ready.status()).isEqualTo(200);
         assertThat(ready.body()).contains("\"status\":\"UP\"");
         assertThat(http.get("health/live").status()).isEqualTo(200);
+        assertThat(http.get("health/started").body()).contains("\"name\":\"start-up-sync\",\"status\":\"UP\"");
+        Reply all = http.get("health");
+        assertThat(all.status()).isEqualTo(200);
+        assertThat(all.body()).contains("start-up-sync", "registry", "reads");
         Reply doc = http.get("api/status");
         assertThat(doc.body()).contains("\"renewalThreshold\"", "\"leaseExpirationEnabled\"", "\"reason\"");
     }
