@@ -117,6 +117,8 @@ public final class StatusReport {
         d.put("selfPreservation", selfPreservationSection(snapshot.selfPreservation()));
         d.put("evictedTotal", snapshot.evictedTotal());
         d.put("statusOverrides", snapshot.statusOverrides());
+        d.put("overrideDetails", source.overrides(1000).stream().map(o -> Map.of("app", o.app(), "id", o.id(),
+                "status", o.status().name(), "setBy", o.setBy(), "at", o.at().toString())).toList());
         ResponseCache.Stats stats = snapshot.responseCache();
         d.put("responseCache", Map.of("hits", stats.hits(), "misses", stats.misses(), "builds", stats.builds(),
                 "buildMillis", stats.buildNanos() / 1_000_000, "readOnlyEntries", stats.readOnlyEntries(),

@@ -51,7 +51,8 @@ public final class RegistryBootstrap implements ServletContextListener {
         ServletContainer jaxRs = new ServletContainer(JaxRsApplication.create(server.api(), context,
                 Clock.systemUTC()));
         FilterRegistration.Dynamic door = context.addFilter("muster-front-door", new FrontDoor(started.api(),
-                config.security().clientAuthRequired(), config.security().fastPaths(),
+                config.security().clientAuthRequired(), config.security().appOwnership(),
+                config.security().fastPaths(),
                 config.dashboard().enabled() ? config.dashboard().path() : null, started.metrics(),
                 started.changes(), jaxRs, bodiesDir(context, config), config.security().sendfileMinBytes(),
                 new FrontDoor.LargeWrites(config.security().largeWrites().minBytes(),
