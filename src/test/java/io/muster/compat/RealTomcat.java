@@ -13,6 +13,8 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * A real Tomcat 10.1 from target/servers in a JVM of its own, laid out as an operator would: a CATALINA_BASE with
  * the conf of CATALINA_HOME, its HTTP connectors on 127.0.0.1 at the ports given, no shutdown port, the users of
@@ -104,6 +106,24 @@ final class RealTomcat implements AutoCloseable {
             }
             process = null;
         }
+    }
+
+    /** Waits until the path answers with that status (-1 while nothing listens), or fails the test. */
+    static void awaitStatus(io.muster.testing.Http http, String path, int status, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        int last = -1;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = http.get(path).status();
+                if (last == status) {
+                    return;
+                }
+            } catch (RuntimeException notListening) {
+                last = -1;
+            }
+            Thread.sleep(250);
+        }
+        assertThat(last).as(http.baseUrl() + path + " within " + seconds + " s").isEqualTo(status);
     }
 
     static void copyTree(Path from, Path to) throws IOException {

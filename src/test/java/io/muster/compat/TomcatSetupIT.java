@@ -55,7 +55,7 @@ class TomcatSetupIT {
                     Map.of("eureka.client.serviceUrl.defaultZone", own + ",http://127.0.0.1:" + (PORT + 2) + "/eureka/")));
             tomcat.start();
             Http other = new Http("http://127.0.0.1:" + (PORT + 1) + "/eureka/");
-            awaitStatus(other, "health/live", 200, 120);
+            RealTomcat.awaitStatus(other, "health/live", 200, 120);
             assertThat(tomcat.console()).as("the clash happened").contains("java.net.BindException");
             Thread.sleep(5_000);   // a node that joined would have synced and sent its registration by now
             assertThat(heardByPeer).as("requests the peer got from the node without its port").isEmpty();
@@ -93,11 +93,11 @@ class TomcatSetupIT {
             tomcat.start();
             String host = "http://127.0.0.1:" + PORT + "/";
             Http managerApi = new Http(host + "manager/text/").as("deployer", RealTomcat.DEPLOYER_PASSWORD);
-            awaitStatus(managerApi, "list", 200, 120);
+            RealTomcat.awaitStatus(managerApi, "list", 200, 120);
             Http eureka = new Http(host + "eureka/");
 
             assertThat(runManager(manager.get(0), host, ops)).startsWith("OK");
-            awaitStatus(eureka, "health/live", 200, 60);
+            RealTomcat.awaitStatus(eureka, "health/live", 200, 60);
             assertThat(eureka.getJson("status").body()).as("the context file's settings").contains("docs-first");
 
             Files.writeString(contextFile, RealTomcat.contextFile(war, Map.of("eureka.environment", "docs-second")));
@@ -146,7 +146,7 @@ class TomcatSetupIT {
         Files.writeString(file, RealTomcat.contextFile(war, Map.of()));
         assertThat(managerApi.get("deploy?path=/&config=file:" + file).body()).startsWith("OK");
         Http root = new Http(host);
-        awaitStatus(root, "health/live", 200, 60);
+        RealTomcat.awaitStatus(root, "health/live", 200, 60);
         Http.Reply misdirected = root.getJson("eureka/apps/");
         assertThat(misdirected.status()).isEqualTo(404);
         assertThat(misdirected.body()).contains("deployed as the root context", "/apps/");
@@ -200,23 +200,6 @@ class TomcatSetupIT {
         });
         server.start();
         return server;
-    }
-
-    private static void awaitStatus(Http http, String path, int status, int seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        int last = -1;
-        while (System.nanoTime() < deadline) {
-            try {
-                last = http.get(path).status();
-                if (last == status) {
-                    return;
-                }
-            } catch (RuntimeException notListening) {
-                last = -1;
-            }
-            Thread.sleep(250);
-        }
-        assertThat(last).as(http.baseUrl() + path + " within " + seconds + " s").isEqualTo(status);
     }
 
     private static void awaitBody(Http http, String path, String text, int seconds) throws InterruptedException {
