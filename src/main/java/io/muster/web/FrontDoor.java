@@ -90,7 +90,8 @@ public final class FrontDoor implements Filter {
             return;
         }
         String method = req.getMethod();
-        Route route = dashboard.classify(method, normalizedPath(req));
+        String path = normalizedPath(req);
+        Route route = Route.withRootHint(dashboard.classify(method, path), req.getContextPath(), path);
         try {
             serve(route, method, req, rsp);
         } catch (RuntimeException | ServletException e) {
