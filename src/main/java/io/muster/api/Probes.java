@@ -32,12 +32,19 @@ public final class Probes {
     }
 
     private final TrafficGate gate;
+    /** Why this node stays out of its cluster (its own port is not bound), or null. */
+    private final String detachedBecause;
 
-    public Probes(TrafficGate gate) {
+    /** @param detachedBecause why this node never opens for traffic, or null when it joins its cluster */
+    public Probes(TrafficGate gate, String detachedBecause) {
         this.gate = gate;
+        this.detachedBecause = detachedBecause;
     }
 
     public Check started() {
+        if (detachedBecause != null) {
+            return new Check("start-up-sync", false, Map.of("state", detachedBecause));
+        }
         boolean open = gate.isOpen();
         return new Check("start-up-sync", open, Map.of("state", open
                 ? "done: copied from the peers or restored, open for traffic"
@@ -50,7 +57,8 @@ public final class Probes {
 
     public Check ready() {
         if (!gate.isOpen()) {
-            return new Check("reads", false, Map.of("state", "not started: copying the registry from the peers"));
+            return new Check("reads", false, Map.of("state", detachedBecause != null ? detachedBecause
+                    : "not started: copying the registry from the peers"));
         }
         if (gate.allowsReads()) {
             return new Check("reads", true, Map.of());

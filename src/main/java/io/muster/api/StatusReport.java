@@ -34,8 +34,8 @@ public final class StatusReport {
     private final Probes probes;
 
     /** @param settings the effective configuration, shown on the dashboard (no credentials) */
-    public StatusReport(StatusSource source, TrafficGate gate, Clock clock, String environment, String dataCenter,
-                        Map<String, Object> settings, Supplier<ReplicaStatus.Report> replicas,
+    public StatusReport(StatusSource source, Probes probes, TrafficGate gate, Clock clock, String environment,
+                        String dataCenter, Map<String, Object> settings, Supplier<ReplicaStatus.Report> replicas,
                         Supplier<List<RemoteRegion.Status>> remoteRegions) {
         this.source = source;
         this.gate = gate;
@@ -46,7 +46,7 @@ public final class StatusReport {
         this.settings = Map.copyOf(settings);
         this.replicas = replicas;
         this.remoteRegions = remoteRegions;
-        this.probes = new Probes(gate);
+        this.probes = probes;
     }
 
     /** One remote region: where, how fresh (to the millisecond, with the age beside it) and how fetches went. */

@@ -1,6 +1,7 @@
 package io.muster.bootstrap;
 
 import io.muster.api.Api;
+import io.muster.api.Probes;
 import io.muster.api.StatusReport;
 import io.muster.cache.ResponseCache;
 import io.muster.config.ServerConfig;
@@ -163,8 +164,9 @@ public final class RegistryServer implements AutoCloseable {
         ReplicaStatus replicas = new ReplicaStatus(peers, registry, selfRegistration,
                 config.peers().minAvailableForHealthy());
         StatusSource source = new StatusSource(registry, selfPreservation, evictor, cache, peers::statuses, clock);
-        StatusReport status = new StatusReport(source, gate, clock, config.environment(), config.dataCenter(),
-                settings(config), replicas::report, remoteRegions::statuses);
+        StatusReport status = new StatusReport(source, new Probes(gate, detachedBecause), gate, clock,
+                config.environment(), config.dataCenter(), settings(config), replicas::report,
+                remoteRegions::statuses);
         this.metrics = new MusterMetrics(registry, source, config.metrics());
         registry.addListener(metrics);
         this.changes = new ChangeStreams(config.changes(), registry::sequence);

@@ -58,16 +58,14 @@ class OwnershipIT {
         String before = orders.getJson("apps/ORDERS/o-1").body();
         Http client = anonymous.as(ChildServer.CLIENT, ChildServer.CLIENT_PASSWORD);
         List<String> failures = new ArrayList<>();
-        for (String[] call : writesTo("ORDERS", "o-1")) {
-            for (String path : spellings(call[1])) {
-                expectRefused(billing, call, path, 403, "billing may not write application ORDERS", failures);
-                expectRefused(client, call, path, 403, "client may not write application ORDERS", failures);
-                expectRefused(anonymous, call, path, 401, "", failures);
-            }
-        }
+        failures.addAll(OwnershipMatrix.notRefused(billing, "ORDERS", "o-1", 403,
+                "billing may not write application ORDERS"));
+        failures.addAll(OwnershipMatrix.notRefused(client, "ORDERS", "o-1", 403,
+                "client may not write application ORDERS"));
+        failures.addAll(OwnershipMatrix.notRefused(anonymous, "ORDERS", "o-1", 401, ""));
         assertThat(failures).as("writes that were not refused").isEmpty();
         assertThat(orders.getJson("apps/ORDERS/o-1").body()).as("unchanged").isEqualTo(before);
-        assertThat(orders.getJson("apps/ORDERS/o-intruder").status()).isEqualTo(404);
+        assertThat(orders.getJson("apps/ORDERS/o-1-intruder").status()).isEqualTo(404);
         Matcher refused = Pattern.compile("muster_rejected_writes_total\\{[^}]*reason=\"not_owner\"[^}]*} (\\d+)")
                 .matcher(anonymous.get("metrics").body());
         assertThat(refused.find()).as("counted in /metrics").isTrue();
@@ -184,39 +182,5 @@ class OwnershipIT {
             r = http.getJson("apps/" + app);
         }
         assertThat(r.body()).as(app + " shows " + text).contains(text);
-    }
-
-    /** Every client write to one application: method and path (register names an id of its own). */
-    private static List<String[]> writesTo(String app, String id) {
-        return List.of(
-                new String[]{"POST", "apps/" + app, instanceJson(app, "o-intruder", "UP", 5000)},
-                new String[]{"PUT", "apps/" + app + "/" + id, null},
-                new String[]{"DELETE", "apps/" + app + "/" + id, null},
-                new String[]{"PUT", "apps/" + app + "/" + id + "/status?value=OUT_OF_SERVICE", null},
-                new String[]{"DELETE", "apps/" + app + "/" + id + "/status?value=DOWN", null},
-                new String[]{"PUT", "apps/" + app + "/" + id + "/metadata?owner=intruder", null});
-    }
-
-    /** The spellings a container or Jersey routes alike: version segment, matrix parameters, case, escapes. */
-    private static List<String> spellings(String path) {
-        String app = path.split("/")[1];
-        String lower = app.toLowerCase();
-        return List.of(path, "v2/" + path, path.replaceFirst("^apps/", "apps;x/"),
-                path.replaceFirst("^apps/" + app, "apps/" + lower),
-                path.replaceFirst("^apps/" + app, "apps/%4F" + app.substring(1)),
-                path.replaceFirst("^apps/" + app, "apps/" + app + ";y"),
-                path.replaceFirst("^apps/", "apps//"));
-    }
-
-    private static void expectRefused(Http caller, String[] call, String path, int status, String reason,
-                                      List<String> failures) {
-        Reply r = call[2] == null ? caller.send(call[0], path, null)
-                : caller.send(call[0], path, call[2], "Content-Type", "application/json");
-        // a spelling the container does not normalize names no endpoint at all: refused before any handler
-        boolean ok = r.status() == status && r.body().contains(reason)
-                || !path.equals(call[1]) && (r.status() == 404 || r.status() == 405);
-        if (!ok) {
-            failures.add(call[0] + " " + path + " -> " + r.status() + " " + r.body());
-        }
     }
 }
