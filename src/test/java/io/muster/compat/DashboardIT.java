@@ -133,6 +133,15 @@ class DashboardIT {
         waitUpTo(15).until(d -> !d.findElements(By.cssSelector("tr.app[data-app='" + app + "']")).isEmpty());
     }
 
+    /** Opens the page's sign-in form and signs in as the child servers' admin. */
+    private static void signInAsAdmin() {
+        browser.findElement(By.id("sign-in-open")).click();
+        browser.findElement(By.id("user")).sendKeys(ChildServer.ADMIN);
+        browser.findElement(By.id("password")).sendKeys(ChildServer.ADMIN_PASSWORD);
+        browser.findElement(By.cssSelector("#sign-in button[type=submit]")).click();
+        waitUpTo(10).until(d -> d.findElement(By.id("signed-in")).isDisplayed());
+    }
+
     private static List<String> severeConsoleEntries() {
         return browser.manage().logs().get(LogType.BROWSER).getAll().stream()
                 .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).map(LogEntry::getMessage).toList();
@@ -167,11 +176,7 @@ class DashboardIT {
         shot("dashboard-instance-anonymous");
         browser.findElement(By.id("instance-close")).click();
 
-        browser.findElement(By.id("sign-in-open")).click();
-        browser.findElement(By.id("user")).sendKeys(ChildServer.ADMIN);
-        browser.findElement(By.id("password")).sendKeys(ChildServer.ADMIN_PASSWORD);
-        browser.findElement(By.cssSelector("#sign-in button[type=submit]")).click();
-        waitUpTo(5).until(d -> d.findElement(By.id("signed-in")).isDisplayed());
+        signInAsAdmin();
 
         click("[data-instance='shop-1']");
         waitUpTo(5).until(d -> d.findElement(By.id("instance-actions")).isDisplayed());
@@ -296,11 +301,7 @@ class DashboardIT {
                         + " && e.getBoundingClientRect().right > window.innerWidth + 0.5).map(e => e.id || e.tagName)");
                 assertThat((List<?>) beyond).as("every section within the screen").isEmpty();
                 shot("dashboard-refusing-peer-390x844");
-                browser.findElement(By.id("sign-in-open")).click();
-                browser.findElement(By.id("user")).sendKeys(ChildServer.ADMIN);
-                browser.findElement(By.id("password")).sendKeys(ChildServer.ADMIN_PASSWORD);
-                browser.findElement(By.cssSelector("#sign-in button[type=submit]")).click();
-                waitUpTo(10).until(d -> d.findElement(By.id("signed-in")).isDisplayed());
+                signInAsAdmin();   // clicks and types: the form must be on screen and interactable
                 shot("dashboard-refusing-peer-390x844-signed-in");
             });
         } finally {
