@@ -98,11 +98,6 @@ public final class SelfPreservation {
                 expectedClients(), measuringUntil(now));
     }
 
-    /** Renewals last minute at or below the threshold (what the dashboard's banner reports). */
-    public boolean isBelowRenewalThreshold() {
-        return registry.renewalsLastMinute() <= threshold();
-    }
-
     public boolean isEnabled() {
         return config.enabled();
     }

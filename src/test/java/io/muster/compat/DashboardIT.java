@@ -273,8 +273,11 @@ class DashboardIT {
                             "Peer http://localhost:" + (PORT + 2) + "/eureka/ refuses our replication (HTTP 401): we"
                             + " sent no credentials", "eureka.client.serviceUrl.defaultZone")
                     .doesNotContain("not-" + ChildServer.PEER_PASSWORD);
-            assertThat(browser.findElements(By.cssSelector("#peers-table tbody tr"))).hasSize(2)
-                    .allSatisfy(r -> assertThat(r.getText()).contains("REFUSES OUR REPLICATION (HTTP 401)"));
+            // rows are rebuilt on every refresh: read them together, in one look
+            List<String> peerRows = waitUpTo(10).until(d -> d.findElements(By.cssSelector("#peers-table tbody tr"))
+                    .stream().map(WebElement::getText).toList());
+            assertThat(peerRows).hasSize(2)
+                    .allSatisfy(r -> assertThat(r).contains("REFUSES OUR REPLICATION (HTTP 401)"));
             assertThat(textOf("#replica-table")).contains("Registered replicas", "Available replicas",
                     "Unavailable replicas", "no instance of UNKNOWN with host name 127.0.0.1 is registered here");
 
