@@ -95,7 +95,7 @@
     ]);
     renderBanner(sp);
     renderPreservation(sp);
-    renderPeers(s.peers);
+    renderPeers(s.peers, s.replicas);
     renderRegions(s.remoteRegions || []);
     renderApps();
     renderTimeline(s.recentActivity);
@@ -108,71 +108,100 @@
     ]);
   }
 
+  /** The server's verdict decides the banner; the page does no arithmetic of its own on renewals. */
   function renderBanner(sp) {
     var b = $('banner');
-    if (sp.enabled && sp.measuringUntil && !sp.leaseExpirationEnabled) {
+    b.hidden = false;
+    if (sp.mode === 'MEASURING') {
       // the renewal count covers less than a minute since the start or the last sync: few renewals mean
       // "not measured yet", not "clients are gone"
       b.textContent = 'Measuring renewals: the first full minute since the start (or the last sync) ends '
         + when(sp.measuringUntil) + '. Until then lapsed instances are kept; no emergency.';
       b.className = 'banner info';
-      b.hidden = false;
-    } else if (sp.enabled && !sp.leaseExpirationEnabled && sp.expectedClients > 0) {
+    } else if (sp.mode === 'PRESERVING') {
       b.textContent = 'EMERGENCY! Self-preservation is on: renewals (' + sp.renewalsLastMinute
         + ' in the last minute) are at or below the threshold (' + sp.renewalThreshold
         + '), so lapsed instances are NOT being removed. The registry may list instances that are gone.';
       b.className = 'banner';
-      b.hidden = false;
-    } else if (!sp.enabled) {
+    } else if (sp.mode === 'OFF') {
       b.textContent = 'Self-preservation is turned off: lapsed instances are always removed, even during a network partition.';
       b.className = 'banner off';
-      b.hidden = false;
     } else {
       b.hidden = true;
     }
   }
 
-  /** Which apps stopped renewing, and what eviction would do if self-preservation were off. */
+  /**
+   * What self-preservation does and why, and which leases have lapsed: all from the server, which reads the live
+   * leases (the registry payload's renewal timestamps trail by up to its cache's age).
+   */
   function renderPreservation(sp) {
-    $('preservation-reason').textContent = sp.reason;
+    $('preservation-reason').textContent = sp.reason.charAt(0).toUpperCase() + sp.reason.slice(1) + '.';
     $('preservation-counting').textContent = 'What counts: ' + sp.counting + '.';
-    var now = Date.parse(state.status.currentTime);
-    var silent = {}, expired = 0, total = 0;
-    state.apps.forEach(function (app) {
-      app.instance.forEach(function (i) {
-        total++;
-        var lease = i.leaseInfo || {};
-        var last = Number(lease.lastRenewalTimestamp || 0);
-        if (last && now - last > 2 * 1000 * (lease.renewalIntervalInSecs || 30)) {
-          silent[app.name] = (silent[app.name] || 0) + 1;
-        }
-        if (last && now - last > 1000 * (lease.durationInSecs || 90)) { expired++; }
-      });
-    });
-    var perPass = total - Math.floor(total * 0.85);
+    var l = sp.lapsed, lapsed;
+    var kept = sp.mode !== 'EXPIRING' && sp.mode !== 'OFF';
+    if (l.instances === 0) {
+      lapsed = 'none: every lease was renewed within its duration';
+    } else if (!kept) {
+      lapsed = l.instances + ' in ' + l.apps + ' app(s): eviction removes them, at most ' + l.perEvictionPass + ' per pass';
+    } else {
+      lapsed = l.instances + ' in ' + l.apps + ' app(s), kept for now; with expiry allowed, an eviction pass would remove at most '
+        + l.perEvictionPass;
+    }
     kv($('preservation-table'), [
       ['Enabled', sp.enabled], ['Expected clients', sp.expectedClients],
-      ['Expected renewals / min', sp.expectedClients * 2], ['Actual renewals (last min)', sp.renewalsLastMinute],
-      ['Threshold', sp.renewalThreshold],
-      ['If it were off', expired === 0 ? 'nothing would be evicted: no lease has lapsed'
-        : expired + ' lapsed instance(s) would be evicted, at most ' + perPass + ' per eviction pass']
+      ['Actual renewals (last min)', sp.renewalsLastMinute], ['Threshold', sp.renewalThreshold],
+      ['Lapsed leases', lapsed]
     ]);
-    var box = $('silent-apps');
-    box.replaceChildren();
-    var names = Object.keys(silent).sort();
-    if (names.length) {
-      box.appendChild(el('p', 'Apps that stopped renewing: ' + names.map(function (n) { return n + ' (' + silent[n] + ')'; }).join(', ')));
-    }
+    var apps = $('lapsed-apps');
+    apps.hidden = l.instances === 0;
+    var more = l.apps - l.largest.length;
+    apps.textContent = 'Apps with lapsed leases: ' + l.largest.map(function (a) { return a.app + ' (' + a.lapsed + ')'; }).join(', ')
+      + (more > 0 ? ' and ' + more + ' more app(s)' : '');
   }
 
-  function renderPeers(peers) {
+  /** One banner for every peer that refuses our replication, saying what to fix (the server words it). */
+  function renderPeerBanner(peers) {
+    var b = $('peer-banner');
+    var refusing = peers.filter(function (p) { return p.refusal; });
+    b.replaceChildren();
+    b.hidden = refusing.length === 0;
+    refusing.forEach(function (p) {
+      var line = el('p', 'Peer ' + p.url + ' ' + p.refusal.problem + '. Replication to it is dropped. To fix: '
+        + p.refusal.fix + '.');
+      line.dataset.refusal = p.refusal.kind;
+      b.appendChild(line);
+    });
+  }
+
+  function peerState(p, unavailable) {
+    var state = !p.reachable ? 'UNREACHABLE' : p.refusal ? 'REFUSES OUR REPLICATION (HTTP ' + p.refusal.status + ')' : 'reachable';
+    return unavailable.indexOf(p.url) >= 0 ? state + '; unavailable replica (see below)' : state;
+  }
+
+  function renderPeers(peers, replicas) {
     var body = $('peers-table').tBodies[0];
     body.replaceChildren();
+    renderPeerBanner(peers);
+    renderReplicas(replicas);
     if (!peers.length) { body.appendChild(row(['no peers configured: this node runs alone'])); return; }
     peers.forEach(function (p) {
-      body.appendChild(row([p.url, p.reachable ? 'reachable' : 'UNREACHABLE', p.lastSuccess ? when(p.lastSuccess) : 'never', p.queueDepth,
+      body.appendChild(row([p.url, peerState(p, replicas.unavailable), p.lastSuccess ? when(p.lastSuccess) : 'never', p.queueDepth,
         p.sent, p.failedBatches, p.dropped, lag(p), sync(p.sync), p.lastError || '']));
     });
+  }
+
+  /** Eureka's registered / available / unavailable lists, and why each unavailable one does not count. */
+  function renderReplicas(r) {
+    var unavailable = el('div');
+    r.unavailable.forEach(function (url) { unavailable.appendChild(el('p', url + ': ' + r.whyUnavailable[url], 'why')); });
+    if (!r.unavailable.length) { unavailable.textContent = 'none'; }
+    kv($('replica-table'), [
+      ['Registered replicas', r.registered.join(', ') || 'none'],
+      ['Available replicas', r.available.join(', ') || 'none'],
+      ['Unavailable replicas', unavailable],
+      ['This node registers as host', r.selfHostName || '(not registered: no peers, or registerWithEureka=false)']
+    ]);
   }
 
   // each remote region's freshness: when its registry was last fetched (with the age), and how fetches went

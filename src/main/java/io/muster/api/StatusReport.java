@@ -1,11 +1,14 @@
 package io.muster.api;
 
 import io.muster.cache.ResponseCache;
+import io.muster.eviction.PreservationVerdict;
 import io.muster.registry.TrafficGate;
 import io.muster.replication.PeerCheck;
 import io.muster.replication.PeerNode;
+import io.muster.replication.PeerRefusal;
 import io.muster.regions.RemoteRegion;
 import io.muster.replication.ReplicaStatus;
+import io.muster.status.LapsedLeases;
 import io.muster.status.StatusSnapshot;
 import io.muster.status.StatusSource;
 
@@ -114,7 +117,8 @@ public final class StatusReport {
         d.put("openForTraffic", gate.isOpen());
         d.put("readsAllowed", gate.allowsReads());
         d.put("readsHeldUntil", gate.readsHeldUntil() == null ? null : gate.readsHeldUntil().toString());
-        d.put("selfPreservation", selfPreservationSection(snapshot.selfPreservation()));
+        d.put("selfPreservation", selfPreservationSection(snapshot.selfPreservation(),
+                source.lapsedLeases(LAPSED_APPS_LISTED)));
         d.put("evictedTotal", snapshot.evictedTotal());
         d.put("statusOverrides", snapshot.statusOverrides());
         d.put("overrideDetails", source.overrides(1000).stream().map(o -> Map.of("app", o.app(), "id", o.id(),
@@ -125,6 +129,7 @@ public final class StatusReport {
                 "readWriteEntries", stats.readWriteEntries(), "stamps", stats.stamps(),
                 "plainRefused", stats.plainRefused()));
         d.put("peers", snapshot.peers().stream().map(StatusReport::peer).toList());
+        d.put("replicas", replicaLists(replicas.get()));
         d.put("remoteRegions", remoteRegions.get().stream().map(r -> region(r, now)).toList());
         d.put("settings", settings);
         d.put("recentActivity", source.recentActivity().stream().limit(1000).map(a -> Map.of(
@@ -136,10 +141,23 @@ public final class StatusReport {
         return d;
     }
 
+    /** Eureka's three lists as /status has them, with why each unavailable peer does not count. */
+    private static Map<String, Object> replicaLists(ReplicaStatus.Report r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("registered", r.registered());
+        m.put("available", r.available());
+        m.put("unavailable", r.unavailable());
+        m.put("whyUnavailable", r.whyUnavailable());
+        m.put("healthy", r.healthy());
+        m.put("selfHostName", r.self() == null ? null : r.self().hostName());
+        return m;
+    }
+
     private static Map<String, Object> peer(PeerNode.Status p) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("url", p.url());
         m.put("reachable", p.reachable());
+        m.put("refusal", refusal(p.refusal()));
         m.put("lastSuccess", p.lastSuccess() == null ? null : p.lastSuccess().toString());
         m.put("queueDepth", p.queueDepth());
         m.put("sent", p.sent());
@@ -165,35 +183,49 @@ public final class StatusReport {
         return m;
     }
 
-    private static Map<String, Object> selfPreservationSection(StatusSnapshot.SelfPreservationState sp) {
+    private static Map<String, Object> refusal(PeerRefusal r) {
+        if (r == null) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("status", r.status());
+        m.put("kind", r.kind().name());
+        m.put("user", r.user());
+        m.put("since", r.since().toString());
+        m.put("problem", r.problem());
+        m.put("fix", r.fix());
+        return m;
+    }
+
+    /** At most this many apps are named in the lapsed-leases list (the counts cover them all). */
+    static final int LAPSED_APPS_LISTED = 20;
+
+    private static Map<String, Object> selfPreservationSection(StatusSnapshot.SelfPreservationState sp,
+                                                               LapsedLeases lapsed) {
         Map<String, Object> s = new LinkedHashMap<>();
-        long renewals = sp.renewalsLastMinute();
-        boolean expiryAllowed = sp.allowsExpiry();
+        PreservationVerdict verdict = sp.verdict();
         s.put("enabled", sp.enabled());
+        s.put("mode", verdict.mode().name());
         s.put("expectedClients", sp.expectedClients());
-        s.put("renewalsLastMinute", renewals);
+        s.put("renewalsLastMinute", sp.renewalsLastMinute());
         s.put("renewalThreshold", sp.threshold());
-        s.put("leaseExpirationEnabled", expiryAllowed);
+        s.put("leaseExpirationEnabled", sp.allowsExpiry());
         s.put("belowThreshold", sp.belowThreshold());
         Instant measuring = sp.measuringUntil();
         s.put("measuringUntil", measuring == null ? null : measuring.toString());
-        String reason;
-        if (!sp.enabled()) {
-            reason = "self-preservation is off: lapsed leases always expire";
-        } else if (expiryAllowed) {
-            reason = renewals + " renewals in the last minute exceed the threshold of "
-                    + sp.threshold() + ": lapsed leases expire";
-        } else {
-            reason = renewals + " renewals in the last minute are at or below the threshold of "
-                    + sp.threshold() + " (" + sp.expectedClients()
-                    + " expected clients): leases are kept in case this is a network problem";
-        }
-        s.put("reason", reason);
+        s.put("reason", verdict.text());
         s.put("neverRenewed", sp.neverRenewed());
         s.put("renewalsNotCounted", sp.renewalsNotCounted());
         s.put("counting", sp.neverRenewed() + " instance(s) registered but never renewed are not expected; "
                 + sp.renewalsNotCounted() + " heartbeat(s) in the last minute above their instance's interval "
                 + "were not counted as renewals");
+        Map<String, Object> l = new LinkedHashMap<>();
+        l.put("instances", lapsed.instances());
+        l.put("apps", lapsed.apps());
+        l.put("largest", lapsed.largest().stream()
+                .map(a -> Map.<String, Object>of("app", a.app(), "lapsed", a.lapsed())).toList());
+        l.put("perEvictionPass", lapsed.passLimit());
+        s.put("lapsed", l);
         return s;
     }
 

@@ -47,18 +47,16 @@ public final class Evictor {
     public int run() {
         Instant now = clock.instant();
         Instant previous = lastRun.getAndSet(now);
-        boolean allowed = selfPreservation.allowsExpiry();
-        logTransition(!allowed);
-        if (!allowed) {
+        PreservationVerdict verdict = selfPreservation.verdict(now);
+        logTransition(verdict);
+        if (verdict.keepsLapsedLeases()) {
             return 0;
         }
         List<Lease> expired = new ArrayList<>(registry.views().expiredLeases(compensation(previous, now)));
         if (expired.isEmpty()) {
             return 0;
         }
-        int size = registry.size();
-        int limit = size - (int) (size * renewalPercentThreshold);
-        int count = Math.min(expired.size(), limit);
+        int count = Math.min(expired.size(), passLimit());
         Collections.shuffle(expired, random);
         int done = 0;
         for (Lease lease : expired.subList(0, count)) {
@@ -70,18 +68,27 @@ public final class Evictor {
         return done;
     }
 
-    /** One log line when self-preservation engages or releases, with the numbers behind it. */
-    private void logTransition(boolean nowPreserving) {
-        if (nowPreserving == preserving) {
-            return;
-        }
-        preserving = nowPreserving;
-        String numbers = registry.renewalsLastMinute() + " renewals in the last minute, threshold "
-                + selfPreservation.threshold() + ", " + selfPreservation.expectedClients() + " expected clients";
-        if (nowPreserving && selfPreservation.expectedClients() > 0) {
-            LOG.warning("Muster: self-preservation on (" + numbers + "): lapsed leases are kept");
-        } else if (!nowPreserving) {
-            LOG.info("Muster: self-preservation off (" + numbers + "): lapsed leases expire again");
+    /**
+     * The most one pass removes: the share of the registry self-preservation tolerates losing (Eureka's rule, with
+     * the configured {@code renewalPercentThreshold}).
+     */
+    public int passLimit() {
+        int size = registry.size();
+        return size - (int) (size * renewalPercentThreshold);
+    }
+
+    /**
+     * One log line when self-preservation engages or releases, in the dashboard's words. A count that does not
+     * cover a whole minute yet (after the start or a sync) is no emergency, so it is not reported as one.
+     */
+    private void logTransition(PreservationVerdict verdict) {
+        boolean nowPreserving = verdict.mode() == PreservationVerdict.Mode.PRESERVING;
+        if (nowPreserving && !preserving) {
+            preserving = true;
+            LOG.warning("Muster: " + verdict.text());
+        } else if (preserving && !verdict.keepsLapsedLeases()) {
+            preserving = false;
+            LOG.info("Muster: self-preservation released: " + verdict.text());
         }
     }
 

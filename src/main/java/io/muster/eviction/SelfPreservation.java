@@ -83,13 +83,19 @@ public final class SelfPreservation {
 
     /** Whether leases may expire now. */
     public boolean allowsExpiry() {
-        int threshold = threshold();
-        return !config.enabled() || (threshold > 0 && registry.renewalsLastMinute() > threshold);
+        return allows(registry.renewalsLastMinute(), threshold());
     }
 
-    /** Renewals last minute at or below the threshold (what the dashboard's banner reports). */
-    public boolean isBelowRenewalThreshold() {
-        return registry.renewalsLastMinute() <= threshold();
+    private boolean allows(long renewals, int threshold) {
+        return !config.enabled() || (threshold > 0 && renewals > threshold);
+    }
+
+    /** What self-preservation does now and why, from one reading of the renewal count. */
+    public PreservationVerdict verdict(Instant now) {
+        long renewals = registry.renewalsLastMinute();
+        int threshold = threshold();
+        return PreservationVerdict.of(config.enabled(), allows(renewals, threshold), renewals, threshold,
+                expectedClients(), measuringUntil(now));
     }
 
     public boolean isEnabled() {

@@ -41,6 +41,8 @@ public final class PeerNode implements AutoCloseable {
     private volatile Instant lastSuccess;
     private volatile String lastError;
     private volatile boolean reachable = true;
+    /** Set while the peer refuses our batches for their credentials; null once it accepts one. */
+    private volatile PeerRefusal refusal;
     private final PeerCheck check = new PeerCheck();
 
     /** @param workerThread false when the owner runs the batches itself ({@link #runDueBatch}) */
@@ -115,6 +117,9 @@ public final class PeerNode implements AutoCloseable {
             succeeded();
             return Outcome.SUCCESS;
         } catch (PeerClient.StatusException e) {
+            if (PeerRefusal.refusesCredentials(e.status)) {
+                return refused(e.status, e.getMessage());
+            }
             return failed(outcomeOf(e.status), e.getMessage());
         } catch (SocketTimeoutException e) {
             boolean connecting = e.getMessage() != null && e.getMessage().contains("connect");
@@ -181,6 +186,10 @@ public final class PeerNode implements AutoCloseable {
 
     private void succeeded() {
         lastSuccess = clock.instant();
+        if (refusal != null) {
+            refusal = null;
+            LOG.info("Muster: peer " + url + " accepts our replication again");
+        }
         if (!reachable) {
             reachable = true;
             LOG.info("Muster: peer " + url + " is reachable again");
@@ -193,24 +202,40 @@ public final class PeerNode implements AutoCloseable {
             reachable = false;
             LOG.warning("Muster: peer " + url + " unreachable (" + why + "); retrying with backoff");
         } else if (outcome == Outcome.PERMANENT_FAILURE) {
-            LOG.warning("Muster: peer " + url + " refused a batch (" + why + "); batch dropped"
-                    + (why != null && (why.contains("401") || why.contains("403"))
-                    ? ". Replication needs the eureka-peer role: give this node's service URLs a peer user's"
-                    + " credentials (http://user:password@host:port/eureka/)" : ""));
+            LOG.warning("Muster: peer " + url + " refused a batch (" + why + "); batch dropped");
         }
         return outcome;
+    }
+
+    /**
+     * The peer answered but refuses our credentials: it is reachable, and every batch will be refused alike, so
+     * this is logged once when it starts (or changes), not per batch.
+     */
+    private Outcome refused(int status, String why) {
+        lastError = why;
+        reachable = true;
+        PeerRefusal before = refusal;
+        if (before == null || before.status() != status) {
+            PeerRefusal now = new PeerRefusal(status, url.user(), clock.instant());
+            refusal = now;
+            LOG.warning("Muster: peer " + url + " " + now.problem() + "; replication batches to it are dropped."
+                    + " To fix: " + now.fix());
+        }
+        return Outcome.PERMANENT_FAILURE;
     }
 
     /** What the status document and metrics show for this peer. */
     public record Status(String url, boolean reachable, Instant lastSuccess, int queueDepth, long sent,
                          long batches, long failedBatches, long dropped, long expired, long superseded, long woken,
-                         String lastError, double lagP50Seconds, double lagP99Seconds, PeerCheck.Report check) {
+                         String lastError, double lagP50Seconds, double lagP99Seconds, PeerCheck.Report check,
+                         PeerRefusal refusal) {
     }
 
     public Status status() {
         return new Status(url.toString(), reachable, lastSuccess, batcher.queueDepth(), batcher.sent.sum(),
                 batcher.batches.sum(), batcher.failedBatches.sum(), batcher.dropped.sum(), batcher.expired.sum(),
-                batcher.superseded.sum(), batcher.woken.sum(), lastError, batcher.lag.quantileSeconds(0.5), batcher.lag.quantileSeconds(0.99), check.report());
+                batcher.superseded.sum(), batcher.woken.sum(), lastError, batcher.lag.quantileSeconds(0.5), batcher.lag.quantileSeconds(0.99), check.report(),
+                refusal);
     }
 
     @Override

@@ -32,6 +32,17 @@ public record PeerUrl(URI base, String authorization) {
         return new PeerUrl(clean, auth);
     }
 
+    /** The user name sent to this peer, or null when its URL carries no credentials. */
+    public String user() {
+        if (authorization == null) {
+            return null;
+        }
+        String decoded = new String(Base64.getDecoder().decode(authorization.substring("Basic ".length())),
+                StandardCharsets.UTF_8);
+        int colon = decoded.indexOf(':');
+        return colon < 0 ? decoded : decoded.substring(0, colon);
+    }
+
     public int port() {
         if (base.getPort() >= 0) {
             return base.getPort();

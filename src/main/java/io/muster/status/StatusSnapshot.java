@@ -1,6 +1,7 @@
 package io.muster.status;
 
 import io.muster.cache.ResponseCache;
+import io.muster.eviction.PreservationVerdict;
 import io.muster.model.InstanceStatus;
 import io.muster.registry.Refusal;
 import io.muster.replication.PeerNode;
@@ -24,9 +25,11 @@ public record StatusSnapshot(Instant at, int instances, int applications, SelfPr
      * @param measuringUntil     when the renewal count first covers a whole minute since the start, or null if it does
      * @param neverRenewed       instances registered but never renewed: not among the expected clients
      * @param renewalsNotCounted heartbeats in the last minute past their instance's allowance: not renewals
+     * @param verdict            what self-preservation does and why (the figures above are read from it)
      */
     public record SelfPreservationState(boolean enabled, int expectedClients, long renewalsLastMinute,
                                         int threshold, boolean allowsExpiry, boolean belowThreshold,
-                                        Instant measuringUntil, int neverRenewed, long renewalsNotCounted) {
+                                        Instant measuringUntil, int neverRenewed, long renewalsNotCounted,
+                                        PreservationVerdict verdict) {
     }
 }

@@ -2,6 +2,7 @@ package io.muster.status;
 
 import io.muster.cache.ResponseCache;
 import io.muster.eviction.Evictor;
+import io.muster.eviction.PreservationVerdict;
 import io.muster.eviction.SelfPreservation;
 import io.muster.registry.ActivityLog;
 import io.muster.registry.InstanceRegistry;
@@ -9,6 +10,7 @@ import io.muster.registry.Refusal;
 import io.muster.replication.PeerNode;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
@@ -46,11 +48,11 @@ public final class StatusSource {
         for (Refusal r : Refusal.values()) {
             refusals.put(r, registry.refusals(r));
         }
-        var sp = new StatusSnapshot.SelfPreservationState(selfPreservation.isEnabled(),
-                selfPreservation.expectedClients(), registry.renewalsLastMinute(), selfPreservation.threshold(),
-                selfPreservation.allowsExpiry(), selfPreservation.isBelowRenewalThreshold(),
-                selfPreservation.measuringUntil(now), selfPreservation.neverRenewed(),
-                registry.renewalsNotCountedLastMinute());
+        PreservationVerdict v = selfPreservation.verdict(now);
+        var sp = new StatusSnapshot.SelfPreservationState(selfPreservation.isEnabled(), v.expectedClients(),
+                v.renewalsLastMinute(), v.threshold(), !v.keepsLapsedLeases(),
+                v.renewalsLastMinute() <= v.threshold(), v.measuringUntil(), selfPreservation.neverRenewed(),
+                registry.renewalsNotCountedLastMinute(), v);
         return new StatusSnapshot(now, registry.size(), registry.applicationCount(), sp, evictor.evictedTotal(),
                 registry.statusOverrides(), cache.stats(), peers.get(), Map.copyOf(refusals));
     }
@@ -58,6 +60,16 @@ public final class StatusSource {
     /** The status overrides with who set them, newest first, for the dashboard (not part of the snapshot). */
     public List<io.muster.registry.InstanceRegistry.OverrideRecord> overrides(int limit) {
         return registry.overrideRecords(limit);
+    }
+
+    /**
+     * The leases that have lapsed now, from the registry's live leases (not a cached payload, whose renewal
+     * timestamps trail by up to the cache's age), counted per app with the {@code maxApps} largest listed, and
+     * how many one eviction pass would remove. Not part of the snapshot: it walks every lease, which only the
+     * dashboard needs.
+     */
+    public LapsedLeases lapsedLeases(int maxApps) {
+        return LapsedLeases.of(registry.views().expiredLeases(Duration.ZERO), maxApps, evictor.passLimit());
     }
 
     /** The latest registry changes, newest first, for the dashboard (not part of the snapshot: metrics skip it). */

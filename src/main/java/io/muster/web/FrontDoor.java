@@ -47,6 +47,7 @@ public final class FrontDoor implements Filter {
     private final Api api;
     private final ChangeStreams changes;
     private final Framing framing = new Framing();
+    private final RefusedReplicationLog refusedReplication = new RefusedReplicationLog(System::nanoTime);
     /** Null when the container or the settings give no sendfile. */
     private final SendfileBodies sendfile;
     private final BodyWriter bodies;
@@ -115,6 +116,10 @@ public final class FrontDoor implements Filter {
         Access access = access(route, method, req);
         List<String> roles = access.roles(clientAuthRequired);
         if (!roles.isEmpty() && !Authenticator.authorize(req, rsp, roles)) {
+            if (access == Access.PEER) {
+                refusedReplication.refused(req.getRemoteAddr(), Authenticator.claimedUser(req), rsp.getStatus(),
+                        method + " " + route.metricName());
+            }
             return;
         }
         if (ownership.applies(route, access) && !owns(route, req, rsp)) {

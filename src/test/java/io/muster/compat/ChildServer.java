@@ -22,13 +22,17 @@ final class ChildServer implements AutoCloseable {
     static final String CLIENT = "client";
     static final String CLIENT_PASSWORD = "client-pw";
 
+    private static final int LOG_LINES_KEPT = 2_000;
     private final Process process;
     final String baseUrl;
+    /** The child's own log lines ("Muster: ..."), the first {@value #LOG_LINES_KEPT}, for tests of what it logs. */
+    final List<String> musterLog;
     /** System.nanoTime() when the child reported that it serves. */
     final long readyAt;
 
-    private ChildServer(Process process, String baseUrl, long readyAt) {
+    private ChildServer(Process process, String baseUrl, long readyAt, List<String> musterLog) {
         this.process = process;
+        this.musterLog = musterLog;
         this.baseUrl = baseUrl;
         this.readyAt = readyAt;
     }
@@ -83,16 +87,19 @@ final class ChildServer implements AutoCloseable {
                 "src/test/java/io/muster/dev/RunEmbedded.java", System.getProperty("muster.war")));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        List<String> musterLog = new java.util.concurrent.CopyOnWriteArrayList<>();
         String line;
         while ((line = r.readLine()) != null) {
+            keep(musterLog, line);
             if (line.contains("SEVERE") || line.contains("MUSTER-DEPLOY-FAILED")) {
                 System.out.println("[child] " + line);
             }
             if (line.startsWith("MUSTER-READY")) {
                 Thread drain = new Thread(() -> {   // keep the child's output pipe from filling up
                     try {
-                        while (r.readLine() != null) {
-                            // discarded
+                        String more;
+                        while ((more = r.readLine()) != null) {
+                            keep(musterLog, more);
                         }
                     } catch (Exception ignored) {
                         // the child ended
@@ -100,11 +107,17 @@ final class ChildServer implements AutoCloseable {
                 }, "child-server-drain");
                 drain.setDaemon(true);
                 drain.start();
-                return new ChildServer(p, "http://127.0.0.1:" + port + "/eureka/", System.nanoTime());
+                return new ChildServer(p, "http://127.0.0.1:" + port + "/eureka/", System.nanoTime(), musterLog);
             }
         }
         p.destroyForcibly();
         throw new IllegalStateException("child server exited with " + p.waitFor());
+    }
+
+    private static void keep(List<String> musterLog, String line) {
+        if (line.contains("Muster: ") && musterLog.size() < LOG_LINES_KEPT) {
+            musterLog.add(line);
+        }
     }
 
     /** The base URL with credentials in it, as operators write peer and client service URLs. */

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
@@ -33,14 +34,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The dashboard in headless Chromium (Debian's chromium and chromium-driver, which .ci/run installs) against the
  * WAR on embedded Payara: it loads without console errors, shows apps and instances, shows the self-preservation
- * banner when it is on, lets an admin take an instance out of service, and shows anonymous users no actions.
+ * banner when it is on, lets an admin take an instance out of service, and shows anonymous users no actions; on a
+ * node whose peer refuses its credentials it says so and what to fix, at desktop size and on a phone.
  * Screenshots go to target/screenshots/.
+ *
+ * <p>Ports: {@code -Ddashboard.it.port} (the first of four, 18098 by default) and {@code -Ddashboard.it.admin.port}
+ * (the first of four admin ports, the port plus 10000 by default).
  */
 class DashboardIT {
     private static final Path SHOTS = Path.of("target", "screenshots");
+    private static final int PORT = Integer.getInteger("dashboard.it.port", 18098);
+    private static final int ADMIN_PORT = Integer.getInteger("dashboard.it.admin.port", PORT + 10000);
     static ChildServer server;
     static ChildServer preserving;
+    /** A standalone node that the next one names as its peer with credentials it refuses. */
+    static ChildServer refusingPeer;
+    static ChildServer node;
     static WebDriver browser;
+
+    private static ChildServer child(int index, String... settings) throws Exception {
+        String[] all = java.util.Arrays.copyOf(settings, settings.length + 1);
+        all[settings.length] = "-Dadmin.port=" + (ADMIN_PORT + index);
+        return ChildServer.start(PORT + index, all);
+    }
 
     @BeforeAll
     static void start() throws Exception {
@@ -48,9 +64,15 @@ class DashboardIT {
         String driver = System.getProperty("chromedriver", "/usr/bin/chromedriver");
         Assumptions.assumeTrue(new File(chromium).canExecute() && new File(driver).canExecute(),
                 "needs Debian's chromium and chromium-driver (installed by .ci/run)");
-        server = ChildServer.start(18098);
-        // a second server whose clients go silent after registering: renewals fall below the threshold
-        preserving = ChildServer.start(18099);
+        server = child(0);
+        refusingPeer = child(2);
+        String peer = "127.0.0.1:" + (PORT + 2) + "/eureka/";
+        // the same peer twice: once with a password it rejects, once (as localhost) with no credentials at all
+        node = child(3, "-Deureka.client.serviceUrl.defaultZone=http://" + ChildServer.PEER + ":not-"
+                + ChildServer.PEER_PASSWORD + "@" + peer + ",http://" + peer.replace("127.0.0.1", "localhost"),
+                "-Deureka.server.minLeaseDurationSeconds=1",
+                // a lapsed lease stays for the page to show, whatever the self-preservation state at the time
+                "-Deureka.server.evictionIntervalTimerInMs=600000");
         Files.createDirectories(SHOTS);
         ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium);
@@ -72,8 +94,10 @@ class DashboardIT {
         if (server != null) {
             server.close();
         }
-        if (preserving != null) {
-            preserving.close();
+        for (ChildServer c : new ChildServer[]{preserving, refusingPeer, node}) {
+            if (c != null) {
+                c.close();
+            }
         }
     }
 
@@ -107,6 +131,15 @@ class DashboardIT {
         box.clear();
         box.sendKeys(app);
         waitUpTo(15).until(d -> !d.findElements(By.cssSelector("tr.app[data-app='" + app + "']")).isEmpty());
+    }
+
+    /** Opens the page's sign-in form and signs in as the child servers' admin. */
+    private static void signInAsAdmin() {
+        browser.findElement(By.id("sign-in-open")).click();
+        browser.findElement(By.id("user")).sendKeys(ChildServer.ADMIN);
+        browser.findElement(By.id("password")).sendKeys(ChildServer.ADMIN_PASSWORD);
+        browser.findElement(By.cssSelector("#sign-in button[type=submit]")).click();
+        waitUpTo(10).until(d -> d.findElement(By.id("signed-in")).isDisplayed());
     }
 
     private static List<String> severeConsoleEntries() {
@@ -143,11 +176,7 @@ class DashboardIT {
         shot("dashboard-instance-anonymous");
         browser.findElement(By.id("instance-close")).click();
 
-        browser.findElement(By.id("sign-in-open")).click();
-        browser.findElement(By.id("user")).sendKeys(ChildServer.ADMIN);
-        browser.findElement(By.id("password")).sendKeys(ChildServer.ADMIN_PASSWORD);
-        browser.findElement(By.cssSelector("#sign-in button[type=submit]")).click();
-        waitUpTo(5).until(d -> d.findElement(By.id("signed-in")).isDisplayed());
+        signInAsAdmin();
 
         click("[data-instance='shop-1']");
         waitUpTo(5).until(d -> d.findElement(By.id("instance-actions")).isDisplayed());
@@ -171,6 +200,9 @@ class DashboardIT {
 
     @Test
     void showsTheSelfPreservationBannerAndWhy() throws Exception {
+        // a server of its own, started here: the test looks at the first renewal minute after its start, which
+        // the other tests would use up if it were started with them; its clients go silent after registering
+        preserving = child(1);
         Http http = new Http(preserving.baseUrl);
         for (int i = 0; i < 20; i++) {
             http.postJson("apps/SILENT", instanceJson("SILENT", "silent-" + i, "UP", 1000));
@@ -204,5 +236,103 @@ class DashboardIT {
         waitUpTo(5).until(d -> d.findElements(By.cssSelector("#apps-table tr.app")).size() == 1);
         assertThat(textOf("#apps-table tr.app")).contains("MANY-77");
         shot("dashboard-search");
+    }
+
+    /**
+     * The issue's cluster whose peer refuses our credentials: the banner says so and what to fix (missing and
+     * rejected credentials told apart), the replica lists say why the peer is unavailable, the receiver logs each
+     * caller once, and the self-preservation box, on a node whose instances renew, lists only the lease that did
+     * lapse. Then the same page on a phone: no wider than the screen, and the sign-in form works.
+     */
+    @Test
+    void aPeerRefusingOurCredentialsIsShownWithWhatToFixAtDesktopSizeAndOnAPhone() throws Exception {
+        Http http = new Http(node.baseUrl);
+        for (int i = 0; i < 4; i++) {
+            assertThat(http.postJson("apps/RENEWING", instanceJson("RENEWING", "renewing-" + i, "UP", 1000))
+                    .status()).isEqualTo(204);
+        }
+        java.util.concurrent.ScheduledExecutorService beats =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        beats.scheduleAtFixedRate(() -> {
+            for (int i = 0; i < 4; i++) {
+                http.put("apps/RENEWING/renewing-" + i);
+            }
+        }, 0, 3, java.util.concurrent.TimeUnit.SECONDS);
+        // one instance that never renews its 2 s lease: the one thing the box may name
+        assertThat(http.postJson("apps/GONE", instanceJson("GONE", "gone-1", "UP", 1000)
+                .replace("\"durationInSecs\":90", "\"durationInSecs\":2")).status()).isEqualTo(204);
+        Thread.sleep(3_000);   // GONE has lapsed before the page loads
+        try {
+            browser.get(node.baseUrl);
+            WebElement peerBanner = browser.findElement(By.id("peer-banner"));
+            waitUpTo(30).until(d -> peerBanner.isDisplayed() && peerBanner.getText().contains("no credentials")
+                    && peerBanner.getText().contains("rejected the password"));
+            assertThat(peerBanner.getText())
+                    .contains("Peer http://127.0.0.1:" + (PORT + 2) + "/eureka/ refuses our replication (HTTP 401): it"
+                            + " rejected the password we sent for user 'peer'",
+                            "Peer http://localhost:" + (PORT + 2) + "/eureka/ refuses our replication (HTTP 401): we"
+                            + " sent no credentials", "eureka.client.serviceUrl.defaultZone")
+                    .doesNotContain("not-" + ChildServer.PEER_PASSWORD);
+            // rows are rebuilt on every refresh: read them together, in one look
+            List<String> peerRows = waitUpTo(10).until(d -> d.findElements(By.cssSelector("#peers-table tbody tr"))
+                    .stream().map(WebElement::getText).toList());
+            assertThat(peerRows).hasSize(2)
+                    .allSatisfy(r -> assertThat(r).contains("REFUSES OUR REPLICATION (HTTP 401)"));
+            assertThat(textOf("#replica-table")).contains("Registered replicas", "Available replicas",
+                    "Unavailable replicas", "no instance of UNKNOWN with host name 127.0.0.1 is registered here");
+
+            // lapsed leases come from the live leases: GONE lapsed, RENEWING renews
+            WebElement lapsed = browser.findElement(By.id("lapsed-apps"));
+            waitUpTo(30).until(d -> lapsed.isDisplayed() && lapsed.getText().contains("GONE (1)"));
+            String box = textOf("#preservation");
+            assertThat(box).contains("Lapsed leases", "1 in 1 app(s)").doesNotContain("RENEWING")
+                    .doesNotContain("EMERGENCY").doesNotContain("would be evicted")
+                    .doesNotContain("stopped renewing");
+            assertThat(textOf("#banner")).doesNotContain("EMERGENCY");
+            shot("dashboard-refusing-peer-1400x1000");
+
+            onAPhone(() -> {
+                browser.navigate().refresh();
+                waitUpTo(30).until(d -> d.findElement(By.id("peer-banner")).isDisplayed());
+                waitUpTo(15).until(d -> !d.findElements(By.cssSelector("#peers-table tbody tr")).isEmpty());
+                JavascriptExecutor js = (JavascriptExecutor) browser;
+                assertThat(((Number) js.executeScript("return window.innerWidth")).intValue()).isEqualTo(390);
+                assertThat(((Number) js.executeScript("return document.documentElement.scrollWidth")).intValue())
+                        .as("the page is no wider than the phone").isLessThanOrEqualTo(390);
+                Object beyond = js.executeScript("return Array.from(document.querySelectorAll("
+                        + "'header, .banner, section, footer')).filter(e => !e.hidden"
+                        + " && e.getBoundingClientRect().right > window.innerWidth + 0.5).map(e => e.id || e.tagName)");
+                assertThat((List<?>) beyond).as("every section within the screen").isEmpty();
+                shot("dashboard-refusing-peer-390x844");
+                signInAsAdmin();   // clicks and types: the form must be on screen and interactable
+                shot("dashboard-refusing-peer-390x844-signed-in");
+            });
+        } finally {
+            beats.shutdownNow();
+        }
+        // the receiver: one line per caller (address and user), whatever the number of batches refused
+        List<String> refused = refusingPeer.musterLog.stream().filter(l -> l.contains("refused replication from"))
+                .toList();
+        assertThat(refused).hasSize(2);
+        assertThat(refused).anySatisfy(l -> assertThat(l).contains("127.0.0.1", "user 'peer': wrong password"));
+        assertThat(refused).anySatisfy(l -> assertThat(l).contains("it sent no credentials"));
+        assertThat(node.musterLog).noneMatch(l -> l.contains("self-preservation on"));
+        assertThat(severeConsoleEntries()).isEmpty();
+    }
+
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    /** Emulates a 390x844 phone (its viewport meta honoured) for the step, then the desktop window again. */
+    private static void onAPhone(Step step) throws Exception {
+        ChromeDriver chrome = (ChromeDriver) browser;
+        chrome.executeCdpCommand("Emulation.setDeviceMetricsOverride", java.util.Map.of("width", 390,
+                "height", 844, "deviceScaleFactor", 3, "mobile", true));
+        try {
+            step.run();
+        } finally {
+            chrome.executeCdpCommand("Emulation.clearDeviceMetricsOverride", java.util.Map.of());
+        }
     }
 }

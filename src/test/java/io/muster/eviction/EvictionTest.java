@@ -4,6 +4,7 @@ import io.muster.config.ServerConfig.EvictionConfig;
 import io.muster.config.ServerConfig.SelfPreservationConfig;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Origin;
+import io.muster.testing.CapturedLog;
 import io.muster.testing.Instances;
 import io.muster.testing.MutableClock;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
+import java.util.logging.Level;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -233,5 +235,51 @@ class EvictionTest {
         assertThat(evictor.run()).isZero();
         clock.advance(Duration.ofSeconds(60));
         assertThat(evictor.run()).isPositive();
+    }
+
+    /**
+     * After a start the count covers no whole minute yet: no WARNING then, and once measured the log line is the
+     * dashboard's own sentence.
+     */
+    @Test
+    void noWarningWhileTheFirstMinuteIsMeasuredAndTheLogSaysWhatThePageSays() {
+        SelfPreservation sp = selfPreservation(true);
+        registerAll(10);
+        minuteOfRenewals(10, Set.of());   // renewing instances, as restored from a snapshot at a start
+        clock.advance(Duration.ofMinutes(2));   // the restart: no renewal counted since
+        CapturedLog log = new CapturedLog();
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(Evictor.class.getName());
+        logger.addHandler(log);
+        try {
+            Evictor evictor = evictor(sp, 1);
+            sp.measureFrom(clock.instant());
+            clock.advance(Duration.ofSeconds(45));
+            assertThat(sp.verdict(clock.instant()).mode()).isEqualTo(PreservationVerdict.Mode.MEASURING);
+            evictor.run();
+            assertThat(log.records).as("the first measuring window is no emergency").isEmpty();
+            assertThat(sp.verdict(clock.instant()).text()).contains("measuring renewals", "no emergency");
+
+            clock.advance(Duration.ofSeconds(120));   // measured now, and nobody renewed
+            PreservationVerdict verdict = sp.verdict(clock.instant());
+            assertThat(verdict.mode()).isEqualTo(PreservationVerdict.Mode.PRESERVING);
+            evictor.run();
+            evictor.run();
+            assertThat(log.records).hasSize(1);
+            assertThat(log.records.get(0).getLevel()).isEqualTo(Level.WARNING);
+            assertThat(log.records.get(0).getMessage()).isEqualTo("Muster: " + verdict.text());
+        } finally {
+            logger.removeHandler(log);
+        }
+    }
+
+    @Test
+    void thePerPassLimitUsesTheConfiguredShare() {
+        registerAll(40);
+        SelfPreservation sp = selfPreservation(false);
+        Evictor evictor = new Evictor(new EvictionConfig(Duration.ofSeconds(60)), 0.5, registry, sp, clock,
+                new Random(1));
+        assertThat(evictor.passLimit()).isEqualTo(20);
+        clock.advance(Duration.ofHours(1));
+        assertThat(evictor.run()).isEqualTo(20);
     }
 }

@@ -10,6 +10,7 @@ import io.muster.model.ReplicationResult;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Origin;
 import io.muster.registry.TrafficGate.SyncOutcome;
+import io.muster.testing.CapturedLog;
 import io.muster.testing.Instances;
 import io.muster.testing.MutableClock;
 import org.junit.jupiter.api.AfterEach;
@@ -278,6 +279,60 @@ class PeerClusterTest {
         assertThat(cluster.statuses().get(0).reachable()).isTrue();
         assertThat(cluster.statuses().get(0).dropped()).isEqualTo(1);
         assertThat(backoffs).as("a permanent failure is not retried").isEmpty();
+    }
+
+    /** 401 and 403 refuse the caller, not the batch: the page and the log say which setting to fix, once. */
+    @Test
+    void aPeerRefusingOurCredentialsIsShownAsRefusingAndLoggedOncePerChange() throws Exception {
+        CapturedLog log = new CapturedLog();
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(PeerNode.class.getName());
+        logger.addHandler(log);
+        try {
+            cluster();
+            peer.failWith = new PeerClient.StatusException(401);
+            for (int i = 0; i < 3; i++) {
+                registry.register(Instances.up("A", "i-" + i), Origin.CLIENT);
+                nextBatch();
+            }
+            PeerNode.Status s = cluster.statuses().get(0);
+            assertThat(s.reachable()).as("it answered").isTrue();
+            assertThat(s.dropped()).isEqualTo(3);
+            assertThat(s.refusal().kind()).isEqualTo(PeerRefusal.Kind.PASSWORD_REJECTED);
+            assertThat(s.refusal().problem()).contains("rejected the password", "user 'peer'")
+                    .doesNotContain("secret");
+            assertThat(s.refusal().fix()).contains("eureka.client.serviceUrl.defaultZone");
+            assertThat(log.records).extracting(r -> r.getMessage())
+                    .filteredOn(m -> m.contains("refuses our replication")).hasSize(1);
+
+            peer.failWith = new PeerClient.StatusException(403);
+            registry.register(Instances.up("A", "i-9"), Origin.CLIENT);
+            nextBatch();
+            assertThat(cluster.statuses().get(0).refusal().kind()).isEqualTo(PeerRefusal.Kind.ROLE_MISSING);
+            assertThat(cluster.statuses().get(0).refusal().problem()).contains("lacks the eureka-peer role");
+
+            peer.failWith = null;
+            registry.register(Instances.up("A", "i-10"), Origin.CLIENT);
+            nextBatch();
+            assertThat(cluster.statuses().get(0).refusal()).as("accepted again").isNull();
+            assertThat(log.records).extracting(r -> r.getMessage())
+                    .filteredOn(m -> m.contains("refuses our replication")).hasSize(2);
+            assertThat(backoffs).as("refusals are not retried").isEmpty();
+        } finally {
+            logger.removeHandler(log);
+        }
+    }
+
+    @Test
+    void aPeerUrlWithoutCredentialsIsToldApartFromAWrongPassword() throws Exception {
+        cluster("eureka.client.serviceUrl.defaultZone", "http://10.9.9.8:8761/eureka/");
+        peer.failWith = new PeerClient.StatusException(401);
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        nextBatch();
+        PeerRefusal refusal = cluster.statuses().get(0).refusal();
+        assertThat(refusal.kind()).isEqualTo(PeerRefusal.Kind.CREDENTIALS_MISSING);
+        assertThat(refusal.user()).isNull();
+        assertThat(refusal.problem()).contains("we sent no credentials");
+        assertThat(refusal.fix()).contains("http://user:password@host:port/eureka/");
     }
 
     @Test

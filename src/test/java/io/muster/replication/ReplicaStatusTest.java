@@ -56,6 +56,10 @@ class ReplicaStatusTest {
         assertThat(r.unavailable()).as("an instance of another app does not count")
                 .containsExactly("http://10.9.9.2:8761/eureka/");
         assertThat(r.healthy()).as("no threshold, no verdict").isNull();
+        assertThat(r.whyUnavailable()).containsOnlyKeys("http://10.9.9.2:8761/eureka/");
+        assertThat(r.whyUnavailable().get("http://10.9.9.2:8761/eureka/"))
+                .as("the hosts registered beside the one looked for, and the setting that makes them meet")
+                .contains("with host name 10.9.9.2", "10.9.9.1, 10.9.9.3", "eureka.instance.hostname=10.9.9.2");
     }
 
     @Test
