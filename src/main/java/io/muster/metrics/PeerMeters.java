@@ -89,7 +89,7 @@ final class PeerMeters implements LagObserver {
                 p -> p.check().differences()));
         m.add(counter(url, "muster_replication_sent", "tasks delivered to the peer", PeerNode.Status::sent));
         m.add(counter(url, "muster_replication_failed_batches",
-                "batches the peer refused or that failed outright (not those retried after a timeout)",
+                "batches that failed, whether retried later (network, congestion) or dropped (refused)",
                 PeerNode.Status::failedBatches));
         m.add(counter(url, "muster_replication_dropped", "tasks given up for the peer", PeerNode.Status::dropped));
         m.add(counter(url, "muster_replica_repairs", "differences with the peer repaired by the cluster check",
