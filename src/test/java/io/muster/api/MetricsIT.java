@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URL;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -25,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code /metrics} is Prometheus text whose numbers follow the registry, and Prometheus' own checker finds nothing
- * to object to in it. Two nodes in one container, each the other's peer (with a peer user's credentials), so the
- * scrape has replication series with delivered work in them.
+ * to object to in it. A three-node cluster in one container, each node the others' peer (with a peer user's
+ * credentials), so the scrape has replication series with delivered work in them.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -39,19 +40,25 @@ class MetricsIT {
 
     @Deployment(name = "node", testable = false)
     static WebArchive node() {
-        return PackagedWar.named("metrics-node", peering("metrics-node", "metrics-peer"));
+        return PackagedWar.named("metrics-node", peering("metrics-node", "metrics-peer", "metrics-third"));
     }
 
     @Deployment(name = "peer", testable = false)
     static WebArchive peer() {
-        return PackagedWar.named("metrics-peer", peering("metrics-peer", "metrics-node"));
+        return PackagedWar.named("metrics-peer", peering("metrics-peer", "metrics-node", "metrics-third"));
     }
 
-    /** myUrl: both contexts are on this port, and each must take only its own for itself. */
-    private static Map<String, String> peering(String self, String other) {
-        return Map.of("eureka.server.myUrl", ROOT + self + "/",
-                "eureka.client.serviceUrl.defaultZone", ROOT.replace("http://", "http://" + EmbeddedRealm.PEER + ":"
-                        + EmbeddedRealm.PEER_PASSWORD + "@") + other + "/");
+    @Deployment(name = "third", testable = false)
+    static WebArchive third() {
+        return PackagedWar.named("metrics-third", peering("metrics-third", "metrics-node", "metrics-peer"));
+    }
+
+    /** myUrl: all contexts are on this port, and each must take only its own for itself. */
+    private static Map<String, String> peering(String self, String... others) {
+        String withPeerUser = ROOT.replace("http://", "http://" + EmbeddedRealm.PEER + ":"
+                + EmbeddedRealm.PEER_PASSWORD + "@");
+        return Map.of("eureka.server.myUrl", ROOT + self + "/", "eureka.client.serviceUrl.defaultZone",
+                String.join(",", Arrays.stream(others).map(o -> withPeerUser + o + "/").toList()));
     }
 
     @ArquillianResource
@@ -122,8 +129,11 @@ class MetricsIT {
         Promtool.Result lint = Promtool.checkMetrics(scrape);
         assertThat(lint.output()).as("promtool check metrics findings").isEmpty();
         assertThat(lint.exit()).as("promtool check metrics exit code").isZero();
-        // and the peer's scrape, whose numbers come from replicated writes
-        assertThat(Promtool.checkMetrics(new Http(PEER_URL).get("metrics").body())).isEqualTo(new Promtool.Result(0, ""));
+        // and the other nodes' scrapes, whose numbers come from replicated writes
+        for (String other : new String[]{PEER_URL, ROOT + "metrics-third/"}) {
+            assertThat(Promtool.checkMetrics(new Http(other).get("metrics").body())).as(other)
+                    .isEqualTo(new Promtool.Result(0, ""));
+        }
     }
 
     /** Three registrations, a renewal and a cancellation of the app's instances. */

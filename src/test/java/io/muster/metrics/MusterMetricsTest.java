@@ -150,7 +150,8 @@ class MusterMetricsTest {
         InstanceRegistry registry = new InstanceRegistry(Clock.systemUTC(), CONFIG.delta().retention(),
                 CONFIG.limits());
         registry.register(Instances.up("APP", "i-1"), Origin.CLIENT);
-        try (MusterMetrics metrics = metrics(registry, () -> List.of(peer("http://a:8761/eureka/", 7, 1, 3, 4)))) {
+        try (MusterMetrics metrics = metrics(registry, () -> List.of(peer("http://a:8761/eureka/", 7, 1, 3, 4),
+                peer("http://b:8761/eureka/", 0, 0, 0, 0)))) {
             metrics.replicationLag().delivered("http://a:8761/eureka/", Duration.ofMillis(30));
             metrics.recordRequest("register", "POST", 204, 1_500_000);
             Promtool.Result result = Promtool.checkMetrics(metrics.scrape());
