@@ -5,9 +5,12 @@
 #   ASADMIN=/opt/payara6/bin/asadmin PEER_PASSWORD=... ADMIN_PASSWORD=... \
 #     server-config/payara/setup.sh /path/to/eureka.war [asadmin options, e.g. --port 4848]
 #
-# Optional: CLIENT_USERS (eureka-client users, one per service: "orders:secret1,billing:secret2"),
+# Optional: CLIENT_USERS (eureka-client users, one per service: "orders:secret1,billing:secret2"; each is also
+# in the group eureka-app-<NAME>, upper case, which lets it write that application when APP_OWNERSHIP=true; give
+# the application after a second colon when it is named otherwise: "orders-svc:secret1:ORDERS"),
 # CLIENT_PASSWORD (one shared eureka-client user named client), PEERS (the other nodes' URLs with the peer
-# credentials, comma-separated), CLIENT_AUTH=true. Re-running it is safe: existing users are kept.
+# credentials, comma-separated), CLIENT_AUTH=true, APP_OWNERSHIP=true (each client writes only its own
+# application). Re-running it is safe: existing users are kept.
 #
 # Lock-out: Payara's file realm has no lock-out (its only properties are file, jaas-context and assign-groups),
 # so wrong passwords from anyone never lock a client or peer out, whatever user they name. Use long random
@@ -39,7 +42,14 @@ fi
 if [ -n "${CLIENT_USERS:-}" ]; then
   IFS=',' read -ra clients <<< "$CLIENT_USERS"
   for entry in "${clients[@]}"; do
-    user "${entry%%:*}" eureka-client "${entry#*:}"
+    name="${entry%%:*}"
+    rest="${entry#*:}"
+    app="$name"
+    if [ "${rest#*:}" != "$rest" ]; then
+      app="${rest#*:}"
+      rest="${rest%%:*}"
+    fi
+    user "$name" "eureka-client:eureka-app-${app^^}" "$rest"
   done
 fi
 
@@ -58,6 +68,7 @@ if [ -n "${PEERS:-}" ]; then
   param eureka.client.serviceUrl.defaultZone "$PEERS"
 fi
 param eureka.server.clientAuthRequired "${CLIENT_AUTH:-false}"
+param eureka.server.appOwnership "${APP_OWNERSHIP:-false}"
 # context parameters are read at start: restart the application once
 "$asadmin" "${opts[@]}" disable eureka
 "$asadmin" "${opts[@]}" enable eureka

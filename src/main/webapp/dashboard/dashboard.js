@@ -8,6 +8,17 @@
   var state = { status: null, apps: [], page: 0, expanded: {}, admin: null, query: '', timelineQuery: '' };
 
   function $(id) { return document.getElementById(id); }
+  /** ", set by operator admin at 12:00:03": who set an override, from the server's own record. */
+  function overrideSetter(app, id) {
+    var list = (state.status && state.status.overrideDetails) || [];
+    for (var k = 0; k < list.length; k++) {
+      if (list[k].app === app && list[k].id === id) {
+        return ', set by ' + list[k].setBy + ' at ' + new Date(list[k].at).toLocaleTimeString();
+      }
+    }
+    return '';
+  }
+
   function el(tag, text, cls) {
     var e = document.createElement(tag);
     if (text !== undefined && text !== null) { e.textContent = String(text); }
@@ -226,7 +237,7 @@
           link.addEventListener('click', function (ev) { ev.stopPropagation(); openInstance(app.name, link.dataset.instance); });
           var detail = el('span', i.ipAddr + ':' + (i.port ? i.port.$ : '') + ' ');
           detail.appendChild(el('span', i.status, 'status-' + i.status));
-          if (i.overriddenStatus && i.overriddenStatus !== 'UNKNOWN') { detail.appendChild(el('span', ' (override ' + i.overriddenStatus + ')')); }
+          if (i.overriddenStatus && i.overriddenStatus !== 'UNKNOWN') { detail.appendChild(el('span', ' (override ' + i.overriddenStatus + overrideSetter(app.name, i.instanceId) + ')')); }
           var r = row(['', link, detail]);
           r.className = 'instances';
           body.appendChild(r);

@@ -1,5 +1,6 @@
 package io.muster.api;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -55,8 +56,10 @@ public final class InstanceResource {
     public Response statusUpdate(@PathParam("app") String app, @PathParam("id") String id,
                                  @QueryParam("value") String value,
                                  @QueryParam("lastDirtyTimestamp") String lastDirtyTimestamp,
-                                 @HeaderParam(Origins.REPLICATION_HEADER) String replication) {
-        return api.writes().statusUpdate(app, id, value, lastDirtyTimestamp, Origins.of(replication)).toResponse();
+                                 @HeaderParam(Origins.REPLICATION_HEADER) String replication,
+                                 @Context HttpServletRequest caller) {
+        return api.writes().statusUpdate(app, id, value, lastDirtyTimestamp, Origins.of(replication),
+                Callers.client(caller.getUserPrincipal(), caller.getRemoteAddr())).toResponse();
     }
 
     @DELETE
@@ -64,9 +67,10 @@ public final class InstanceResource {
     public Response deleteStatusOverride(@PathParam("app") String app, @PathParam("id") String id,
                                          @QueryParam("value") String value,
                                          @QueryParam("lastDirtyTimestamp") String lastDirtyTimestamp,
-                                         @HeaderParam(Origins.REPLICATION_HEADER) String replication) {
-        return api.writes().deleteStatusOverride(app, id, value, lastDirtyTimestamp, Origins.of(replication))
-                .toResponse();
+                                         @HeaderParam(Origins.REPLICATION_HEADER) String replication,
+                                         @Context HttpServletRequest caller) {
+        return api.writes().deleteStatusOverride(app, id, value, lastDirtyTimestamp, Origins.of(replication),
+                Callers.client(caller.getUserPrincipal(), caller.getRemoteAddr())).toResponse();
     }
 
     /** Each query parameter is a metadata entry (the first value of a repeated one). */

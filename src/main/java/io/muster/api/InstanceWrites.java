@@ -131,21 +131,49 @@ public final class InstanceWrites {
 
     /** Departure from Eureka: a missing or unknown status value is a 400 here (Eureka answers 500). */
     public Reply statusUpdate(String app, String id, String value, String lastDirtyTimestamp, Origin origin) {
+        return statusUpdate(app, id, value, lastDirtyTimestamp, origin, null);
+    }
+
+    /** @param setBy who asks, as the dashboard and the audit log name them; null for "a client" */
+    public Reply statusUpdate(String app, String id, String value, String lastDirtyTimestamp, Origin origin,
+                              String setBy) {
         if (value == null) {
             throw Problem.badRequest("Missing status value (?value=UP|DOWN|STARTING|OUT_OF_SERVICE|UNKNOWN)");
         }
-        return statusUpdate(app, id, status(value), timestamp(lastDirtyTimestamp), origin).toReply(null);
+        return statusUpdate(app, id, status(value), timestamp(lastDirtyTimestamp), origin, setBy).toReply(null);
     }
 
     WriteResult statusUpdate(String app, String id, InstanceStatus status, Long lastDirtyTimestamp, Origin origin) {
+        return statusUpdate(app, id, status, lastDirtyTimestamp, origin, null);
+    }
+
+    private WriteResult statusUpdate(String app, String id, InstanceStatus status, Long lastDirtyTimestamp,
+                                     Origin origin, String setBy) {
         orderable(lastDirtyTimestamp);
-        return WriteResult.found(registry.statusUpdate(appName(app), id, status, lastDirtyTimestamp, origin));
+        boolean found = setBy == null || origin == Origin.PEER
+                ? registry.statusUpdate(appName(app), id, status, lastDirtyTimestamp, origin)
+                : registry.statusUpdate(appName(app), id, status, lastDirtyTimestamp, origin, setBy);
+        if (found && origin != Origin.PEER) {
+            AuditLog.overrideSet(setBy == null ? "a client" : setBy, appName(app), id, status);
+        }
+        return WriteResult.found(found);
     }
 
     public Reply deleteStatusOverride(String app, String id, String value, String lastDirtyTimestamp,
                                       Origin origin) {
         InstanceStatus status = value == null ? InstanceStatus.UNKNOWN : status(value);
         return deleteStatusOverride(app, id, status, timestamp(lastDirtyTimestamp), origin).toReply(null);
+    }
+
+    /** @param by who asks, for the audit log; null for "a client" */
+    public Reply deleteStatusOverride(String app, String id, String value, String lastDirtyTimestamp,
+                                      Origin origin, String by) {
+        InstanceStatus status = value == null ? InstanceStatus.UNKNOWN : status(value);
+        WriteResult r = deleteStatusOverride(app, id, status, timestamp(lastDirtyTimestamp), origin);
+        if (r.status() == 200 && origin != Origin.PEER) {
+            AuditLog.overrideRemoved(by == null ? "a client" : by, appName(app), id);
+        }
+        return r.toReply(null);
     }
 
     WriteResult deleteStatusOverride(String app, String id, InstanceStatus status, Long lastDirtyTimestamp,

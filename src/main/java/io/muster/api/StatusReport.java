@@ -32,6 +32,7 @@ public final class StatusReport {
     private final Map<String, Object> settings;
     private final Supplier<ReplicaStatus.Report> replicas;
     private final Supplier<List<RemoteRegion.Status>> remoteRegions;
+    private final Probes probes;
 
     /**
      * @param version  this build's version
@@ -50,6 +51,7 @@ public final class StatusReport {
         this.settings = Map.copyOf(settings);
         this.replicas = replicas;
         this.remoteRegions = remoteRegions;
+        this.probes = new Probes(gate);
     }
 
     /** One remote region: where, how fresh (to the millisecond, with the age beside it) and how fetches went. */
@@ -76,8 +78,8 @@ public final class StatusReport {
         return replicas.get();
     }
 
-    public boolean isReady() {
-        return gate.isOpen();
+    public Probes probes() {
+        return probes;
     }
 
     /** Eureka's {@code StatusInfo} sections, with its key spellings, and this build's version. */
@@ -123,6 +125,8 @@ public final class StatusReport {
         d.put("selfPreservation", selfPreservationSection(snapshot.selfPreservation()));
         d.put("evictedTotal", snapshot.evictedTotal());
         d.put("statusOverrides", snapshot.statusOverrides());
+        d.put("overrideDetails", source.overrides(1000).stream().map(o -> Map.of("app", o.app(), "id", o.id(),
+                "status", o.status().name(), "setBy", o.setBy(), "at", o.at().toString())).toList());
         ResponseCache.Stats stats = snapshot.responseCache();
         d.put("responseCache", Map.of("hits", stats.hits(), "misses", stats.misses(), "builds", stats.builds(),
                 "buildMillis", stats.buildNanos() / 1_000_000, "readOnlyEntries", stats.readOnlyEntries(),

@@ -16,7 +16,6 @@ import io.muster.replication.PeerUrl;
 
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Set;
 import java.util.logging.Logger;
 
 /**
@@ -40,7 +39,10 @@ public final class RegistryBootstrap implements ServletContextListener {
             throw e;
         }
         LocalNode self = localNode(context, config);
-        server = new RegistryServer(config, Clock.systemUTC(), self, snapshotPlace(config, self));
+        String detached = PortClash.find(self, config.peers()).orElse(null);
+        // a node that stays out of its cluster keeps no snapshot: what it would save (nothing) replaces a good one
+        server = new RegistryServer(config, Clock.systemUTC(), self,
+                detached == null ? snapshotPlace(config, self) : null, ThreadScheduler::new, detached);
         server.start();
         RegistryServer started = server;
         // isMatchAfter=true appends each mapping, so both containers run the filters in the order written here
@@ -53,7 +55,8 @@ public final class RegistryBootstrap implements ServletContextListener {
         ServletContainer jaxRs = new ServletContainer(JaxRsApplication.create(server.api(), context,
                 Clock.systemUTC()));
         FilterRegistration.Dynamic door = context.addFilter("muster-front-door", new FrontDoor(started.api(),
-                config.security().clientAuthRequired(), config.security().fastPaths(),
+                config.security().clientAuthRequired(), config.security().appOwnership(),
+                config.security().fastPaths(),
                 config.dashboard().enabled() ? config.dashboard().path() : null, started.metrics(),
                 started.changes(), jaxRs, bodiesDir(context, config), config.security().sendfileMinBytes(),
                 new FrontDoor.LargeWrites(config.security().largeWrites().minBytes(),
@@ -67,8 +70,21 @@ public final class RegistryBootstrap implements ServletContextListener {
         jersey.setLoadOnStartup(1);
         jersey.setAsyncSupported(true);
         jersey.addMapping("/*");
-        LOG.info("Muster: serving the Eureka API at " + context.getContextPath() + "/apps/ and "
-                + context.getContextPath() + "/v2/apps/");
+        LOG.info(whereClientsPoint(context.getContextPath()));
+    }
+
+    /**
+     * The start-up line that says where clients must point. Deployed as ROOT (a WAR named ROOT.war, or a context
+     * file for "/"), the usual http://host:8761/eureka/ of every Eureka client answers 404: said here, once.
+     */
+    static String whereClientsPoint(String contextPath) {
+        if (contextPath.isEmpty()) {
+            return "Muster: serving the Eureka API at /apps/ and /v2/apps/: deployed as the server's root"
+                    + " context, so clients' serviceUrl must be http://host:port/ (not http://host:port/eureka/,"
+                    + " which answers 404 here; deploy the WAR as eureka.war for that)";
+        }
+        return "Muster: serving the Eureka API at " + contextPath + "/apps/ and " + contextPath + "/v2/apps/:"
+                + " clients' serviceUrl is http://host:port" + contextPath + "/";
     }
 
     /**
@@ -94,9 +110,10 @@ public final class RegistryBootstrap implements ServletContextListener {
 
     /** This node's identity for recognising itself among the peer URLs. */
     private static LocalNode localNode(ServletContext context, ServerConfig config) {
-        Set<Integer> ports = ContainerPorts.find();
+        ContainerPorts.Found ports = ContainerPorts.find();
         String myUrl = config.peers().myUrl();
-        return new LocalNode(context.getContextPath(), myUrl == null ? null : PeerUrl.parse(myUrl), ports);
+        return new LocalNode(context.getContextPath(), myUrl == null ? null : PeerUrl.parse(myUrl), ports.serving(),
+                ports.unbound());
     }
 
     @Override

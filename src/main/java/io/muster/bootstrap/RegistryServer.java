@@ -86,6 +86,8 @@ public final class RegistryServer implements AutoCloseable {
     private final Scheduler journal;
     /** The remote-region fetches' own lane, or null without remote regions. */
     private final Scheduler regions;
+    /** Why this node stays out of its cluster (see {@link PortClash}), or null when it joins. */
+    private final String detachedBecause;
 
     /**
      * @param snapshotPlace where the registry is saved and restored from, and whose it is, or null when snapshots
@@ -94,13 +96,19 @@ public final class RegistryServer implements AutoCloseable {
      *                      from another turns them off for this run
      */
     RegistryServer(ServerConfig config, Clock clock, LocalNode self, SnapshotPlace snapshotPlace) {
-        this(config, clock, self, snapshotPlace, ThreadScheduler::new);
+        this(config, clock, self, snapshotPlace, ThreadScheduler::new, null);
     }
 
-    /** @param lanes makes the lane of that name (its thread's name); a lane starts its thread with its first task */
+    /**
+     * @param lanes           makes the lane of that name (its thread's name); a lane starts its thread with its first
+     *                        task
+     * @param detachedBecause why this node must not join its cluster (logged at start), or null: such a node has no
+     *                        peers, does not register itself, and never opens for traffic
+     */
     RegistryServer(ServerConfig config, Clock clock, LocalNode self, SnapshotPlace snapshotPlace,
-                   Function<String, Scheduler> lanes) {
+                   Function<String, Scheduler> lanes, String detachedBecause) {
         this.config = config;
+        this.detachedBecause = detachedBecause;
         this.fresh = lanes.apply(FRESH);
         this.peerLane = lanes.apply(PEERS);
         this.files = lanes.apply(FILES);
@@ -174,7 +182,12 @@ public final class RegistryServer implements AutoCloseable {
      */
     public void start() {
         changes.start();
-        startup.start(peerLane);
+        if (detachedBecause == null) {
+            startup.start(peerLane);
+        } else {
+            // the gate stays shut: this node never learnt what the cluster holds, and its URL is another's
+            LOG.severe(detachedBecause);
+        }
         fresh.every("eviction", config.eviction().interval(), evictor::run);
         fresh.every("delta-retention", config.delta().purgeInterval(), () -> {
             if (registry.purgeRecentChanges() > 0) {
@@ -187,12 +200,6 @@ public final class RegistryServer implements AutoCloseable {
         }
         fresh.every("renewal-threshold", config.selfPreservation().thresholdUpdateInterval(),
                 selfPreservation::updateThreshold);
-        if (peers.isConfigured()) {
-            peerLane.every("peer-refresh", config.peers().updateInterval(), startup::refreshPeers);
-        }
-        if (peers.isConfigured() && config.clusterCheck().enabled()) {
-            peerLane.every("cluster-check", config.clusterCheck().interval(), checker::run);
-        }
         if (snapshot != null) {
             files.every("registry-snapshot", config.snapshot().interval(), () -> {
                 snapshot.save();
@@ -200,10 +207,23 @@ public final class RegistryServer implements AutoCloseable {
             });
         }
         startRemoteRegions();
-        renewSelf();
-        peerLane.every("self-registration", Duration.ofSeconds(30), this::renewSelf);
+        if (detachedBecause == null) {
+            joinCluster();
+        }
         config.keys().unknown().forEach(k -> LOG.warning("Muster: unknown setting " + k.key() + ": " + k.note()));
         config.keys().noEffect().forEach(k -> LOG.info("Muster: setting " + k.key() + " has " + k.note()));
+    }
+
+    /** The periodic peer work: the peer list, the cluster check and this node's own registration with its peers. */
+    private void joinCluster() {
+        if (peers.isConfigured()) {
+            peerLane.every("peer-refresh", config.peers().updateInterval(), startup::refreshPeers);
+        }
+        if (peers.isConfigured() && config.clusterCheck().enabled()) {
+            peerLane.every("cluster-check", config.clusterCheck().interval(), checker::run);
+        }
+        renewSelf();
+        peerLane.every("self-registration", Duration.ofSeconds(30), this::renewSelf);
     }
 
     /** Each remote region fetched at once (as Eureka does at start), then every fetch interval. */
@@ -245,6 +265,9 @@ public final class RegistryServer implements AutoCloseable {
 
     /** A request arrived on a port not seen before: this node may be one of the configured peer URLs. */
     void learnedPort(int port) {
+        if (detachedBecause != null) {
+            return;   // a request on another connector does not make this node the owner of its URL
+        }
         if (announced.compareAndSet(false, true) && peers.isConfigured()) {
             // the first request shows the connector accepts: peers' senders backing off from this node retry now
             peerLane.once("announce-to-peers", peers::announce);

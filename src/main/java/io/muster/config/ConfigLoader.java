@@ -123,7 +123,7 @@ public final class ConfigLoader {
             checkUrl("eureka.server.myUrl", peers.myUrl());
         }
         ServerConfig.SecurityConfig security = new ServerConfig.SecurityConfig(bool(false, "clientAuthRequired"),
-                bool(true, "fastPaths"),
+                bool(false, "appOwnership"), bool(true, "fastPaths"),
                 integer(ServerConfig.SecurityConfig.DEFAULT_SENDFILE_MIN_BYTES, 0, "sendfileMinBytes"),
                 new ServerConfig.LargeWritesConfig(integer(32 * 1024, 0, "largeWrites.minBytes"),
                         integer(1_000, 1, "largeWrites.maxOpen"), integer(32, 1, "largeWrites.maxOpenPerClient"),

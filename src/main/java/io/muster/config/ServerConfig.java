@@ -104,11 +104,13 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
     }
 
     /**
-     * Roles for peers and admins are always required; client authentication is off unless switched on. And how
+     * Roles for peers and admins are always required; client authentication is off unless switched on, and so is
+     * {@code appOwnership} (a client writes only the applications its realm roles name). And how
      * requests are served: {@code fastPaths} off sends every request through Jersey, to compare the two roads;
      * cached bodies of at least {@code sendfileMinBytes} go by the container's sendfile where it has one (0: never).
      */
-    public record SecurityConfig(boolean clientAuthRequired, boolean fastPaths, int sendfileMinBytes,
+    public record SecurityConfig(boolean clientAuthRequired, boolean appOwnership, boolean fastPaths,
+                                 int sendfileMinBytes,
                                  LargeWritesConfig largeWrites) {
         /** As Tomcat's DefaultServlet: below this, copying the bytes costs less than a sendfile. */
         public static final int DEFAULT_SENDFILE_MIN_BYTES = 48 * 1024;

@@ -1,6 +1,8 @@
 package io.muster.dashboard;
 
 import io.muster.api.Api;
+import io.muster.api.AuditLog;
+import io.muster.api.Callers;
 import io.muster.api.Reply;
 import io.muster.model.InstanceStatus;
 import io.muster.registry.Origin;
@@ -60,10 +62,16 @@ public final class AdminResource {
         checkCsrf(token, caller);
         Reply done = switch (action) {
             case "out-of-service" -> api.writes().statusUpdate(app, id, InstanceStatus.OUT_OF_SERVICE.name(), null,
-                    Origin.CLIENT);
+                    Origin.CLIENT, Callers.operator(caller.getUserPrincipal()));
             case "remove-override" -> api.writes().deleteStatusOverride(app, id, InstanceStatus.UNKNOWN.name(), null,
-                    Origin.CLIENT);
-            case "deregister" -> api.writes().cancel(app, id, Origin.CLIENT);
+                    Origin.CLIENT, Callers.operator(caller.getUserPrincipal()));
+            case "deregister" -> {
+                Reply r = api.writes().cancel(app, id, Origin.CLIENT);
+                if (r.status() == 200) {
+                    AuditLog.deregistered(Callers.operator(caller.getUserPrincipal()), app, id);
+                }
+                yield r;
+            }
             default -> Reply.empty(404);
         };
         return done.status() == 200 ? Response.ok(Map.of("ok", true)).build() : done.toResponse();

@@ -45,6 +45,8 @@ public final class InstanceRegistry {
     private final Map<String, Map<String, Lease>> apps = new ConcurrentHashMap<>();
     private final ReentrantLock changeLock = new ReentrantLock();
     private final StatusOverrides overrides;
+    /** Who set an override that came by replication: the node that took it knows who asked. */
+    private static final String OVERRIDE_FROM_PEER = "a peer (replicated)";
     private final RecentChanges recentChanges;
     private final ActivityLog activity = new ActivityLog(1000);
     private final RenewalRate renewals;
@@ -131,6 +133,11 @@ public final class InstanceRegistry {
      * @param refused the count refusal this registration met first: taken back from the refusal counts once the
      *                registration went through
      */
+    /** Counts a write refused before it reached the registry (by the front door's ownership rule). */
+    public void refused(Refusal reason) {
+        refusals.get(reason).increment();
+    }
+
     public void registerHeldByPeer(InstanceInfo registrant, Refusal refused, String client) {
         register(registrant, Origin.CLIENT, false, client);
         refusals.get(refused).decrement();
@@ -193,9 +200,10 @@ public final class InstanceRegistry {
                 leases = apps.computeIfAbsent(registrant.app(), a -> new ConcurrentHashMap<>());
             }
             if (incoming.overriddenStatus() != InstanceStatus.UNKNOWN) {
-                overrides.putIfAbsent(id, incoming.overriddenStatus());
+                overrides.putIfAbsent(registrant.app(), id, incoming.overriddenStatus(),
+                        origin == Origin.PEER ? OVERRIDE_FROM_PEER : "the registration");
             }
-            Optional<InstanceStatus> override = overrides.get(id);
+            Optional<InstanceStatus> override = overrides.get(registrant.app(), id);
             InstanceStatus status = StatusResolver.resolve(incoming, override, existing, origin);
             InstanceInfo stored = incoming.toBuilder()
                     .overriddenStatus(override.orElse(incoming.overriddenStatus()))
@@ -382,7 +390,8 @@ public final class InstanceRegistry {
         if (lease == null) {
             return RenewOutcome.NOT_FOUND;
         }
-        InstanceStatus resolved = StatusResolver.resolve(lease.instance(), overrides.get(id), lease, origin);
+        InstanceStatus resolved = StatusResolver.resolve(lease.instance(), overrides.get(normalize(app), id), lease,
+                origin);
         if (resolved == InstanceStatus.UNKNOWN) {
             return RenewOutcome.NOT_FOUND;     // e.g. after an override delete without value: re-register
         }
@@ -442,7 +451,7 @@ public final class InstanceRegistry {
         }
         if (theirs > stored.lastDirtyTimestamp()) {
             if (origin == Origin.PEER && overriddenStatus != null && overriddenStatus != InstanceStatus.UNKNOWN) {
-                overrides.put(stored.id(), overriddenStatus);
+                overrides.put(stored.app(), stored.id(), overriddenStatus, OVERRIDE_FROM_PEER);
             }
             return RenewOutcome.NOT_FOUND;
         }
@@ -504,7 +513,7 @@ public final class InstanceRegistry {
             if (leases.isEmpty()) {
                 apps.remove(appName, leases);
             }
-            overrides.remove(id);
+            overrides.remove(appName, id);
             if (!expired) {
                 tombstones.cancelled(appName, id, removed.instance().lastDirtyTimestamp());
             }
@@ -528,11 +537,18 @@ public final class InstanceRegistry {
     /** Sets a status override ({@code PUT .../status}). False when the instance is unknown. */
     public boolean statusUpdate(String app, String id, InstanceStatus newStatus, Long lastDirtyTimestamp,
                                 Origin origin) {
+        return statusUpdate(app, id, newStatus, lastDirtyTimestamp, origin,
+                origin == Origin.PEER ? OVERRIDE_FROM_PEER : "a client");
+    }
+
+    /** @param setBy who asks, as the dashboard and the audit log name them ({@code operator admin}) */
+    public boolean statusUpdate(String app, String id, InstanceStatus newStatus, Long lastDirtyTimestamp,
+                                Origin origin, String setBy) {
         return changeStatus(app, id, lastDirtyTimestamp, origin, lease -> {
             if (lease.instance().status() == newStatus) {
                 return null;   // Eureka records nothing (and creates no override) when the status is unchanged
             }
-            overrides.put(id, newStatus);
+            overrides.put(lease.instance().app(), id, newStatus, setBy);
             return lease.instance().toBuilder().overriddenStatus(newStatus).status(newStatus);
         });
     }
@@ -540,7 +556,7 @@ public final class InstanceRegistry {
     /** Removes a status override; the status becomes {@code newStatus} (UNKNOWN when the caller gave none). */
     public boolean deleteStatusOverride(String app, String id, InstanceStatus newStatus, Long lastDirtyTimestamp,
                                         Origin origin) {
-        return changeStatus(app, id, lastDirtyTimestamp, origin, lease -> overrides.remove(id).isEmpty() ? null
+        return changeStatus(app, id, lastDirtyTimestamp, origin, lease -> overrides.remove(lease.instance().app(), id).isEmpty() ? null
                 : lease.instance().toBuilder().overriddenStatus(InstanceStatus.UNKNOWN).status(newStatus));
     }
 
@@ -693,8 +709,19 @@ public final class InstanceRegistry {
         return renewing.get();
     }
 
+    /** Eureka's view: by instance id. */
     public Map<String, InstanceStatus> statusOverrides() {
-        return overrides.snapshot();
+        return overrides.byId();
+    }
+
+    /** The overrides with who set them and when, newest first (the dashboard's list). */
+    public List<OverrideRecord> overrideRecords(int limit) {
+        return overrides.details(limit).stream()
+                .map(o -> new OverrideRecord(o.app(), o.id(), o.status(), o.setBy(), o.at())).toList();
+    }
+
+    /** One status override as the dashboard shows it. */
+    public record OverrideRecord(String app, String id, InstanceStatus status, String setBy, Instant at) {
     }
 
     public ActivityLog activity() {

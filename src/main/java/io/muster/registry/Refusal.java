@@ -30,7 +30,9 @@ public enum Refusal {
     /** {@code eureka.server.maxClientHeapPercent}: one client address's share of that heap. */
     MAX_CLIENT_BYTES,
     /** A peer's replicated registration no newer than a cancellation of the instance here ({@link Tombstones}). */
-    CANCELLED_SINCE;
+    CANCELLED_SINCE,
+    /** {@code eureka.server.appOwnership}: the caller is not bound to the application it writes. */
+    NOT_OWNER;
 
     /** A cap on the number of instances (not on what an instance holds, nor on memory). */
     public boolean countsInstances() {

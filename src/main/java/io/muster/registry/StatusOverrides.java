@@ -7,21 +7,40 @@ import io.muster.model.InstanceStatus;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Status overrides by instance id (set through {@code PUT .../status}), forgotten after an hour without access as
- * in Eureka, so that overrides of instances that never come back do not pile up.
+ * Status overrides (set through {@code PUT .../status}), forgotten after an hour without access as in Eureka, so
+ * that overrides of instances that never come back do not pile up.
+ *
+ * <p>Departure from Eureka, which keys overrides by instance id alone: here by application and id, so another
+ * application's instance that uses the same id (by mistake or to attack) cannot set, clear or inherit them. Each
+ * override remembers who set it and when, for the dashboard and the audit log.
  *
  * <p>Thread safety: backed by a Guava cache; every method is safe to call concurrently.
  */
 final class StatusOverrides {
     private static final Duration IDLE_EXPIRY = Duration.ofHours(1);
-    private final Cache<String, InstanceStatus> overrides;
+
+    private record Key(String app, String id) {
+    }
+
+    /** One override: the status, who set it ({@code operator admin}, {@code client orders}, ...) and when. */
+    record Entry(String app, String id, InstanceStatus status, String setBy, Instant at) {
+    }
+
+    private final Cache<Key, Entry> overrides;
+    private final Clock clock;
 
     StatusOverrides(Clock clock) {
+        this.clock = clock;
         Ticker ticker = new Ticker() {
             @Override
             public long read() {
@@ -32,23 +51,39 @@ final class StatusOverrides {
                 .expireAfterAccess(IDLE_EXPIRY).build();
     }
 
-    Optional<InstanceStatus> get(String id) {
-        return Optional.ofNullable(overrides.getIfPresent(id));
+    Optional<InstanceStatus> get(String app, String id) {
+        Entry o = overrides.getIfPresent(new Key(app, id));
+        return o == null ? Optional.empty() : Optional.of(o.status());
     }
 
-    void put(String id, InstanceStatus status) {
-        overrides.put(id, status);
+    void put(String app, String id, InstanceStatus status, String setBy) {
+        overrides.put(new Key(app, id), new Entry(app, id, status, setBy, clock.instant()));
     }
 
-    void putIfAbsent(String id, InstanceStatus status) {
-        overrides.asMap().putIfAbsent(id, status);
+    void putIfAbsent(String app, String id, InstanceStatus status, String setBy) {
+        overrides.asMap().putIfAbsent(new Key(app, id), new Entry(app, id, status, setBy, clock.instant()));
     }
 
-    Optional<InstanceStatus> remove(String id) {
-        return Optional.ofNullable(overrides.asMap().remove(id));
+    Optional<InstanceStatus> remove(String app, String id) {
+        Entry o = overrides.asMap().remove(new Key(app, id));
+        return o == null ? Optional.empty() : Optional.of(o.status());
     }
 
-    Map<String, InstanceStatus> snapshot() {
-        return Map.copyOf(overrides.asMap());
+    /** Eureka's {@code /serverinfo/statusoverrides} shape: by instance id (the latest one when two apps share it). */
+    Map<String, InstanceStatus> byId() {
+        Map<String, Entry> latest = new HashMap<>();
+        for (Entry o : overrides.asMap().values()) {
+            latest.merge(o.id(), o, (a, b) -> a.at().isAfter(b.at()) ? a : b);
+        }
+        Map<String, InstanceStatus> out = new HashMap<>();
+        latest.forEach((id, o) -> out.put(id, o.status()));
+        return Map.copyOf(out);
+    }
+
+    /** Every override with who set it, newest first, at most {@code limit}. */
+    List<Entry> details(int limit) {
+        List<Entry> all = new ArrayList<>(overrides.asMap().values());
+        all.sort(Comparator.comparing(Entry::at).reversed());
+        return List.copyOf(all.subList(0, Math.min(limit, all.size())));
     }
 }

@@ -48,6 +48,8 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
     private volatile LagObserver lagObserver = LagObserver.NONE;
     /** Guarded by refreshLock. */
     private List<PeerUrl> lastResolved = List.of();
+    /** The URLs already logged as this node under another context path (each is said once). Guarded by refreshLock. */
+    private final java.util.Set<String> misnamed = new java.util.HashSet<>();
 
     public PeerCluster(PeerConfig config, LocalNode self, InstanceRegistry registry, Clock clock) {
         this(config, self, registry, clock, null, PeerDns.SYSTEM, Sleeper.REAL, true);
@@ -90,7 +92,9 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
         synchronized (refreshLock) {
             Map<String, PeerUrl> wanted = new LinkedHashMap<>();
             for (PeerUrl url : candidates()) {
-                if (!self.isMe(url)) {
+                if (self.isMeUnderAnotherContext(url)) {
+                    sayMisnamedOnce(url);
+                } else if (!self.isMe(url)) {
                     wanted.putIfAbsent(url.base().toString(), url);
                 }
             }
@@ -112,6 +116,25 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
             nodes = List.copyOf(next);
             return wanted.size();
         }
+    }
+
+    /**
+     * A URL on this node's own host and port but another context would answer 404 as a peer, and taking it for an
+     * unreachable peer would hold reads back for nothing: it is this node, named wrongly, and left out.
+     */
+    private void sayMisnamedOnce(PeerUrl url) {
+        if (misnamed.add(url.base().toString())) {
+            LOG.warning("Muster: peer URL " + url + " has this node's host and port but context path "
+                    + url.base().getRawPath() + " while this node is deployed at " + self.contextPath()
+                    + ": it is not taken as a peer; clients and the other nodes must use " + self.urlLike(url)
+                    + " (or deploy the WAR as " + contextFileName(url.base().getRawPath()) + ")");
+        }
+    }
+
+    /** The WAR name that gives a context path ({@code /eureka/}: eureka.war; {@code /}: ROOT.war). */
+    private static String contextFileName(String path) {
+        String name = path.replaceAll("^/+|/+$", "").replace('/', '#');
+        return (name.isEmpty() ? "ROOT" : name) + ".war";
     }
 
     private List<PeerUrl> candidates() {

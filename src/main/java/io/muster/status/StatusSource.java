@@ -55,6 +55,11 @@ public final class StatusSource {
                 registry.statusOverrides(), cache.stats(), peers.get(), Map.copyOf(refusals));
     }
 
+    /** The status overrides with who set them, newest first, for the dashboard (not part of the snapshot). */
+    public List<io.muster.registry.InstanceRegistry.OverrideRecord> overrides(int limit) {
+        return registry.overrideRecords(limit);
+    }
+
     /** The latest registry changes, newest first, for the dashboard (not part of the snapshot: metrics skip it). */
     public List<ActivityLog.Activity> recentActivity() {
         return registry.activity().recent();

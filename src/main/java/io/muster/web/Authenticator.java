@@ -36,6 +36,11 @@ final class Authenticator {
         return false;
     }
 
+    /** Authenticates a caller whatever its roles (the ownership rule decides next); false when refused (written). */
+    static boolean signIn(HttpServletRequest req, HttpServletResponse rsp) throws IOException {
+        return authenticated(req, rsp);
+    }
+
     /**
      * Credentials sent with the request are checked against the container's realm with {@code login()}; without
      * any, the container's BASIC challenge is sent. The dashboard (header {@code X-Muster-Dashboard}) gets a 401

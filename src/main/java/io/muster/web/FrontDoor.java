@@ -1,6 +1,8 @@
 package io.muster.web;
 
 import io.muster.api.Api;
+import io.muster.api.AuditLog;
+import io.muster.api.Callers;
 import io.muster.api.Failures;
 import io.muster.api.Origins;
 import io.muster.api.Reply;
@@ -37,6 +39,7 @@ public final class FrontDoor implements Filter {
     private static final long LARGE_WRITE_TIMEOUT_MILLIS = 300_000;
 
     private final boolean clientAuthRequired;
+    private final Ownership ownership;
     private final FastPaths fastPaths;
     private final MusterMetrics metrics;
     private final DashboardPlacement dashboard;
@@ -59,7 +62,8 @@ public final class FrontDoor implements Filter {
      * @param sendfileMin   the smallest body sent that way
      * @param largeWrites   which answers are written without blocking a thread, and how many at once
      */
-    public FrontDoor(Api api, boolean clientAuthRequired, boolean fastPaths, String dashboardPath,
+    public FrontDoor(Api api, boolean clientAuthRequired, boolean appOwnership, boolean fastPaths,
+                     String dashboardPath,
                      MusterMetrics metrics, ChangeStreams changes, Servlet jaxRs, Path bodiesDir, int sendfileMin,
                      LargeWrites largeWrites) {
         this.bodies = new BodyWriter(largeWrites.minBytes(), largeWrites.maxOpen(), largeWrites.maxOpenPerClient(),
@@ -70,6 +74,7 @@ public final class FrontDoor implements Filter {
         this.api = api;
         this.changes = changes;
         this.clientAuthRequired = clientAuthRequired;
+        this.ownership = new Ownership(appOwnership);
         this.fastPaths = fastPaths ? new FastPaths(api) : null;
         this.metrics = metrics;
         this.dashboard = new DashboardPlacement(dashboardPath != null, dashboardPath);
@@ -85,7 +90,8 @@ public final class FrontDoor implements Filter {
             return;
         }
         String method = req.getMethod();
-        Route route = dashboard.classify(method, normalizedPath(req));
+        String path = normalizedPath(req);
+        Route route = Route.withRootHint(dashboard.classify(method, path), req.getContextPath(), path);
         try {
             serve(route, method, req, rsp);
         } catch (RuntimeException | ServletException e) {
@@ -109,6 +115,9 @@ public final class FrontDoor implements Filter {
         Access access = access(route, method, req);
         List<String> roles = access.roles(clientAuthRequired);
         if (!roles.isEmpty() && !Authenticator.authorize(req, rsp, roles)) {
+            return;
+        }
+        if (ownership.applies(route, access) && !owns(route, req, rsp)) {
             return;
         }
         if (access == Access.PEER || SERVER_IDENTITY.equals(req.getHeader(IDENTITY_HEADER))) {
@@ -163,6 +172,23 @@ public final class FrontDoor implements Filter {
                     index);
             return head ? r.withoutBody() : r;
         });
+    }
+
+    /** With ownership on: true when the (now authenticated) caller may write the route's app, else refused. */
+    private boolean owns(Route route, HttpServletRequest req, HttpServletResponse rsp) throws IOException {
+        if (req.getUserPrincipal() == null && !Authenticator.signIn(req, rsp)) {
+            return false;   // 401 written
+        }
+        String refusal = Ownership.refusal(req, route);
+        if (refusal == null) {
+            return true;
+        }
+        api.registry().refused(io.muster.registry.Refusal.NOT_OWNER);
+        AuditLog.refused(Callers.client(req.getUserPrincipal(), req.getRemoteAddr()),
+                route.app() == null ? "(an auto-scaling group)" : route.app().toUpperCase(java.util.Locale.ROOT),
+                refusal);
+        write(rsp, Reply.text(HttpServletResponse.SC_FORBIDDEN, refusal));
+        return false;
     }
 
     /** Eureka servers (and Muster) name themselves so when they fetch from a peer, as at the start-up sync. */

@@ -17,6 +17,8 @@ public final class Router {
     private static final Pattern VERSION = Pattern.compile("[vV][0-9]{1,9}");
     private static final Pattern DASHBOARD_FILE = Pattern.compile("[A-Za-z0-9_-]+\\.[a-z]+");
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    /** Kubernetes' three probes, in MicroProfile Health's paths. */
+    private static final List<String> HEALTH_CHECKS = List.of("started", "live", "ready");
     private static final List<String> ADMIN_ACTIONS = List.of("out-of-service", "remove-override", "deregister");
 
     private Router() {
@@ -87,7 +89,7 @@ public final class Router {
         return switch (s.get(0)) {
             case "dashboard" -> n == 2 && DASHBOARD_FILE.matcher(s.get(1)).matches()
                     ? get(m, Endpoint.DASHBOARD, s, null, null, s.get(1)) : Route.NOT_FOUND;
-            case "health" -> n == 1 || (n == 2 && (s.get(1).equals("live") || s.get(1).equals("ready")))
+            case "health" -> n == 1 || (n == 2 && HEALTH_CHECKS.contains(s.get(1)))
                     ? get(m, Endpoint.HEALTH, s, null, null, null) : Route.NOT_FOUND;
             case "metrics" -> n == 1 ? get(m, Endpoint.METRICS, s, null, null, null) : Route.NOT_FOUND;
             case "api" -> api(m, s);

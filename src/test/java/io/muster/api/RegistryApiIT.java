@@ -257,6 +257,38 @@ class RegistryApiIT {
         assertThat(r.body().strip().lines().count()).isEqualTo(1);
     }
 
+    /**
+     * Overrides belong to an application's instance, not to an id: an attacker's app reusing the victim's instance
+     * id can neither set the victim's override, nor clear or inherit the operator's. Eureka keys them by id alone.
+     */
+    @Test
+    void anotherApplicationsInstanceWithTheSameIdCannotSetClearOrInheritAnOverride() {
+        register("VICTIM-K", "k-1");
+        register("ATTACK-K", "k-1");
+        assertThat(http.put("apps/ATTACK-K/k-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
+        assertThat(http.put("apps/VICTIM-K/k-1").status()).as("the victim's heartbeat").isEqualTo(200);
+        assertThat(http.getJson("apps/VICTIM-K/k-1").body()).contains("\"status\":\"UP\"");
+
+        String token = admin.getJson("api/admin/csrf").body().replaceAll(".*\"token\":\"([0-9a-f]+)\".*", "$1");
+        assertThat(admin.send("POST", "api/admin/instances/VICTIM-K/k-1/out-of-service", "", "X-Muster-CSRF", token)
+                .status()).isEqualTo(200);
+        assertThat(http.getJson("api/status").body()).as("who set it is shown")
+                .contains("\"app\":\"VICTIM-K\"", "\"setBy\":\"operator admin\"");
+        assertThat(http.delete("apps/ATTACK-K/k-1/status?value=UP").status()).isEqualTo(200);
+        assertThat(http.delete("apps/ATTACK-K/k-1").status()).isEqualTo(200);
+        register("ATTACK-K", "k-1");
+        assertThat(http.delete("apps/ATTACK-K/k-1").status()).isEqualTo(200);
+        assertThat(http.put("apps/VICTIM-K/k-1").status()).isEqualTo(200);
+        assertThat(http.getJson("apps/VICTIM-K/k-1").body()).as("the operator's override stands")
+                .contains("\"status\":\"OUT_OF_SERVICE\"");
+
+        assertThat(admin.send("POST", "api/admin/instances/VICTIM-K/k-1/remove-override", "", "X-Muster-CSRF",
+                token).status()).as("and the operator's removal still clears it").isEqualTo(200);
+        register("VICTIM-K", "k-1");
+        assertThat(http.getJson("apps/VICTIM-K/k-1").body()).contains("\"status\":\"UP\"");
+        assertThat(http.delete("apps/VICTIM-K/k-1").status()).isEqualTo(200);
+    }
+
     @Test
     void statusAndHealthDocuments() {
         assertThat(http.getJson("status").body()).contains("\"generalStats\"", "\"num-of-cpus\"");
@@ -265,6 +297,10 @@ class RegistryApiIT {
         assertThat(ready.status()).isEqualTo(200);
         assertThat(ready.body()).contains("\"status\":\"UP\"");
         assertThat(http.get("health/live").status()).isEqualTo(200);
+        assertThat(http.get("health/started").body()).contains("\"name\":\"start-up-sync\",\"status\":\"UP\"");
+        Reply all = http.get("health");
+        assertThat(all.status()).isEqualTo(200);
+        assertThat(all.body()).contains("start-up-sync", "registry", "reads");
         Reply doc = http.get("api/status");
         assertThat(doc.body()).contains("\"renewalThreshold\"", "\"leaseExpirationEnabled\"", "\"reason\"");
     }

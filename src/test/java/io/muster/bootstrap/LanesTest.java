@@ -55,7 +55,7 @@ class LanesTest {
     void eachPeriodicTaskRunsOnTheLaneOfWhatItWaitsFor() {
         Map<String, ManualScheduler> lanes = new LinkedHashMap<>();
         RegistryServer server = new RegistryServer(config(Map.of()), Clock.systemUTC(), self(), place(),
-                name -> lanes.computeIfAbsent(name, n -> new ManualScheduler()));
+                name -> lanes.computeIfAbsent(name, n -> new ManualScheduler()), null);
         server.start();
         try {
             assertThat(lanes).containsOnlyKeys(RegistryServer.FRESH, RegistryServer.PEERS, RegistryServer.FILES,
@@ -80,7 +80,7 @@ class LanesTest {
         Set<String> ran = ConcurrentHashMap.newKeySet();
         RegistryServer server = new RegistryServer(config(Map.of("eureka.server.evictionIntervalTimerInMs", "20",
                 "eureka.server.responseCacheUpdateIntervalMs", "20")), Clock.systemUTC(), self(), place(),
-                name -> lanes.computeIfAbsent(name, n -> new Recording(new ThreadScheduler(n), ran)));
+                name -> lanes.computeIfAbsent(name, n -> new Recording(new ThreadScheduler(n), ran)), null);
         CountDownLatch stuck = new CountDownLatch(2);
         CountDownLatch release = new CountDownLatch(1);
         try {

@@ -207,7 +207,13 @@ class LifecycleIT {
             assertThat(http.put("apps/GATED/g-1").status()).isEqualTo(200);
             assertThat(http.getJson("apps/GATED").status()).isEqualTo(403);
             assertThat(http.getJson("vips/gated").status()).isEqualTo(403);
-            assertThat(http.get("health/ready").status()).as("open for traffic; only reads wait").isEqualTo(200);
+            assertThat(http.get("health/started").status()).as("started: the start-up sync is done").isEqualTo(200);
+            assertThat(http.get("health/live").status()).isEqualTo(200);
+            Http.Reply ready = http.get("health/ready");
+            assertThat(ready.status()).as("not ready while reads answer 403").isEqualTo(503);
+            assertThat(ready.body()).contains("\"status\":\"DOWN\"", "reads answer 403 until a peer answers",
+                    "readsHeldUntil");
+            assertThat(http.get("health").status()).as("the sum of the three probes").isEqualTo(503);
             assertThat(http.get("api/status").body()).contains("\"readsAllowed\":false");
         } finally {
             deployer.undeploy("gated");

@@ -114,13 +114,17 @@ final class TomcatNode implements AutoCloseable {
         pb.environment().put("CATALINA_OPTS", String.join(" ", jvmOptions) + " -Xlog:gc:file="
                 + base.resolve("logs/gc.log") + ":uptime");
         process = pb.start();
-        awaitReady(timeout);
+        awaitStarted(timeout);
     }
 
-    void awaitReady(Duration timeout) throws InterruptedException, IOException {
+    /**
+     * Waits for the start-up probe, not readiness: a node started while none of its peers is up (the first of a
+     * whole-cluster restart) holds reads until one answers, and the next node is started only after this returns.
+     */
+    void awaitStarted(Duration timeout) throws InterruptedException, IOException {
         long end = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < end) {
-            if (status("health/ready") == 200) {
+            if (status("health/started") == 200) {
                 return;
             }
             if (process != null && !process.isAlive()) {
@@ -128,7 +132,7 @@ final class TomcatNode implements AutoCloseable {
             }
             Thread.sleep(250);
         }
-        throw new IOException(name + " not ready within " + timeout + " (see " + base + "/logs)");
+        throw new IOException(name + " not started within " + timeout + " (see " + base + "/logs)");
     }
 
     /** SIGTERM, as an init system stops it: Tomcat undeploys, the node saves its snapshot on the way out. */
@@ -160,7 +164,7 @@ final class TomcatNode implements AutoCloseable {
     /** Deployed again with the same context file, as an operator's redeploy does. */
     void deploy(Duration timeout) throws IOException, InterruptedException {
         manager("deploy?path=/eureka&war=file:" + war + "&config=file:" + contextFile);
-        awaitReady(timeout);
+        awaitStarted(timeout);
     }
 
     private void manager(String command) throws IOException, InterruptedException {

@@ -34,7 +34,12 @@ final class ChildServer implements AutoCloseable {
     }
 
     static ChildServer start(int port, String... systemProperties) throws Exception {
-        return start("-Dport=", port, systemProperties);
+        return start("-Dport=", port, "", systemProperties);
+    }
+
+    /** A child whose realm has these users too ({@code user:password:group[;group...]}, comma-separated). */
+    static ChildServer startWithUsers(int port, String moreUsers, String... systemProperties) throws Exception {
+        return start("-Dport=", port, "," + moreUsers, systemProperties);
     }
 
     /**
@@ -42,7 +47,7 @@ final class ChildServer implements AutoCloseable {
      * the server then learns the port from its first request.
      */
     static ChildServer startWithoutPortHint(int port, String... systemProperties) throws Exception {
-        return start("-Dembedded.port=", port, systemProperties);
+        return start("-Dembedded.port=", port, "", systemProperties);
     }
 
     /** Starts several children at once (as a cluster is started), each with its own settings. */
@@ -63,7 +68,8 @@ final class ChildServer implements AutoCloseable {
         }
     }
 
-    private static ChildServer start(String portArgument, int port, String... systemProperties) throws Exception {
+    private static ChildServer start(String portArgument, int port, String moreUsers, String... systemProperties)
+            throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(List.of(System.getProperty("payara.jvm.flags").trim().split("\\s+")));
@@ -72,7 +78,7 @@ final class ChildServer implements AutoCloseable {
         cmd.addAll(List.of(systemProperties));
         cmd.addAll(List.of("-Xmx512m", portArgument + port, "-Dmuster.users=" + ADMIN + ":" + ADMIN_PASSWORD
                         + ":eureka-admin," + PEER + ":" + PEER_PASSWORD + ":eureka-peer," + CLIENT + ":" + CLIENT_PASSWORD
-                        + ":eureka-client", "-Dpayara.domain.xml=" + System.getProperty("payara.domain.xml"),
+                        + ":eureka-client" + moreUsers, "-Dpayara.domain.xml=" + System.getProperty("payara.domain.xml"),
                 "-cp", System.getProperty("payara.embedded.jar"),
                 "src/test/java/io/muster/dev/RunEmbedded.java", System.getProperty("muster.war")));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -117,16 +117,6 @@ class NetflixClientIT {
         }
     }
 
-    /** The client's own registration transport: what Spring's service-registry endpoint calls to set a status. */
-    private static EurekaHttpClient ownTransport(DiscoveryClient client) throws Exception {
-        Field transportField = DiscoveryClient.class.getDeclaredField("eurekaTransport");
-        transportField.setAccessible(true);
-        Object transport = transportField.get(client);
-        Field registration = transport.getClass().getDeclaredField("registrationClient");
-        registration.setAccessible(true);
-        return (EurekaHttpClient) registration.get(transport);
-    }
-
     private static InstanceInfo.InstanceStatus seenStatus(DiscoveryClient watcher, String app) {
         // as Eureka sent it: getInstances() keeps only UP instances (the client's shouldFilterOnlyUpInstances)
         com.netflix.discovery.shared.Application a = watcher.getApplications().getRegisteredApplications(app);
@@ -141,7 +131,7 @@ class NetflixClientIT {
         try {
             await("registration seen", () -> seenStatus(watcher, "SELFSTATUS") == InstanceInfo.InstanceStatus.UP);
             InstanceInfo me = self.getApplicationInfoManager().getInfo();
-            EurekaHttpClient transport = ownTransport(self);
+            EurekaHttpClient transport = NetflixClients.registrationTransport(self);
             assertThat(transport.statusUpdate(me.getAppName(), me.getId(), InstanceInfo.InstanceStatus.OUT_OF_SERVICE,
                     me).getStatusCode()).as("statusUpdate, as Netflix's client sends it").isEqualTo(200);
             await("OUT_OF_SERVICE seen by another client",

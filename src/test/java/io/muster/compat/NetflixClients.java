@@ -40,4 +40,15 @@ final class NetflixClients {
         return new DiscoveryClient(aim, new DefaultEurekaClientConfig(namespace),
                 new Jersey3TransportClientFactories(), new Jersey3DiscoveryClientOptionalArgs());
     }
+
+    /** The client's own registration transport: what Spring's service-registry endpoint calls to set a status. */
+    static com.netflix.discovery.shared.transport.EurekaHttpClient registrationTransport(DiscoveryClient client)
+            throws ReflectiveOperationException {
+        java.lang.reflect.Field transportField = DiscoveryClient.class.getDeclaredField("eurekaTransport");
+        transportField.setAccessible(true);
+        Object transport = transportField.get(client);
+        java.lang.reflect.Field registration = transport.getClass().getDeclaredField("registrationClient");
+        registration.setAccessible(true);
+        return (com.netflix.discovery.shared.transport.EurekaHttpClient) registration.get(transport);
+    }
 }

@@ -6,12 +6,10 @@ import io.muster.testing.AttackMatrix;
 import io.muster.testing.Http;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RealServersIT {
     private static final Path SERVERS = Path.of("target", "servers").toAbsolutePath();
     private static final Path WAR = Path.of(System.getProperty("muster.war")).toAbsolutePath();
+    /** Tomcat's HTTP port ({@code -Dtomcat.it.port}), so that runs on one machine need not share it. */
+    private static final int TOMCAT_PORT = Integer.getInteger("tomcat.it.port", 18280);
 
     @org.junit.jupiter.api.BeforeAll
     static void serversUnpacked() {
@@ -46,15 +46,15 @@ class RealServersIT {
             home = s.filter(p -> p.getFileName().toString().startsWith("apache-tomcat-10.1")).findFirst().orElseThrow();
         }
         Path base = Path.of("target", "tomcat-base").toAbsolutePath();
-        deleteTree(base);
+        RealTomcat.deleteTree(base);
         for (String d : new String[]{"conf/Catalina/localhost", "logs", "temp", "webapps", "work"}) {
             Files.createDirectories(base.resolve(d));
         }
-        copyTree(home.resolve("conf"), base.resolve("conf"));
-        copyTree(home.resolve("webapps/manager"), base.resolve("webapps/manager"));
+        RealTomcat.copyTree(home.resolve("conf"), base.resolve("conf"));
+        RealTomcat.copyTree(home.resolve("webapps/manager"), base.resolve("webapps/manager"));
         String serverXml = Files.readString(base.resolve("conf/server.xml"))
                 .replace("<Server port=\"8005\"", "<Server port=\"-1\"")
-                .replace("<Connector port=\"8080\"", "<Connector address=\"127.0.0.1\" port=\"18280\"");
+                .replace("<Connector port=\"8080\"", "<Connector address=\"127.0.0.1\" port=\"" + TOMCAT_PORT + "\"");
         Files.writeString(base.resolve("conf/server.xml"), serverXml);
         Files.writeString(base.resolve("conf/tomcat-users.xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<tomcat-users xmlns=\"http://tomcat.apache.org/xml\" version=\"1.0\">\n"
@@ -72,9 +72,9 @@ class RealServersIT {
                 "CATALINA_OPTS", "-Xmx512m"));
         Process tomcat = pb.start();
         try {
-            Http eureka = new Http("http://127.0.0.1:18280/eureka/");
-            Http manager = new Http("http://127.0.0.1:18280/manager/text/").as("deployer", "CHANGE-ME-deployer");
-            awaitStatus(eureka, "health/ready", 200, 120);
+            Http eureka = new Http("http://127.0.0.1:" + TOMCAT_PORT + "/eureka/");
+            Http manager = new Http("http://127.0.0.1:" + TOMCAT_PORT + "/manager/text/").as("deployer", "CHANGE-ME-deployer");
+            RealTomcat.awaitStatus(eureka, "health/ready", 200, 120);
             assertThat(eureka.getJson("status").body()).as("context file settings apply").contains("tomcat-it");
             assertThat(manager.get("list").body()).contains("/eureka:running");
             roundTrip("tomcat", eureka.baseUrl());
@@ -90,16 +90,16 @@ class RealServersIT {
                     new AttackMatrix.Caller("no role", eureka.as("nobody", "nobody-pw"), Set.of("staff"))));
 
             assertThat(manager.get("stop?path=/eureka").body()).startsWith("OK");
-            awaitStatus(eureka, "health/live", 404, 30);
+            RealTomcat.awaitStatus(eureka, "health/live", 404, 30);
             assertThat(manager.get("start?path=/eureka").body()).startsWith("OK");
-            awaitStatus(eureka, "health/ready", 200, 60);
+            RealTomcat.awaitStatus(eureka, "health/ready", 200, 60);
             assertThat(manager.get("reload?path=/eureka").body()).startsWith("OK");
-            awaitStatus(eureka, "health/ready", 200, 60);
+            RealTomcat.awaitStatus(eureka, "health/ready", 200, 60);
 
             assertThat(manager.get("undeploy?path=/eureka").body()).startsWith("OK");
-            awaitStatus(eureka, "health/live", 404, 30);
+            RealTomcat.awaitStatus(eureka, "health/live", 404, 30);
             assertThat(manager.get("deploy?path=/eureka&war=file:" + WAR).body()).startsWith("OK");
-            awaitStatus(eureka, "health/ready", 200, 60);
+            RealTomcat.awaitStatus(eureka, "health/ready", 200, 60);
             roundTrip("tomcat-redeployed", eureka.baseUrl());
             assertThat(manager.get("undeploy?path=/eureka").body()).startsWith("OK");
 
@@ -143,7 +143,7 @@ class RealServersIT {
     void payaraServerDeploysManagesAndServesTheWar() throws Exception {
         Path asadmin = SERVERS.resolve("payara6/bin/asadmin");
         Path domains = Path.of("target", "payara-domains").toAbsolutePath();
-        deleteTree(domains);
+        RealTomcat.deleteTree(domains);
         Files.createDirectories(domains);
         run(List.of("bash", asadmin.toString(), "create-domain", "--nopassword=true", "--portbase", "21000",
                 "--domaindir", domains.toString(), "muster-it"), Map.of(), 180);
@@ -161,7 +161,7 @@ class RealServersIT {
                             "ADMIN_PASSWORD", "admin-secret"), 240);
             Files.writeString(Path.of("target", "payara-setup.log"), setup);
             Http eureka = new Http("http://127.0.0.1:21080/eureka/");
-            awaitStatus(eureka, "health/ready", 200, 120);
+            RealTomcat.awaitStatus(eureka, "health/ready", 200, 120);
             assertThat(run(concat(admin, "list-applications"), Map.of(), 60)).contains("eureka");
             roundTrip("payara", eureka.baseUrl());
             changesArriveAsEvents(eureka);
@@ -172,15 +172,15 @@ class RealServersIT {
                     new AttackMatrix.Caller("admin", eureka.as("admin", "admin-secret"), Set.of("eureka-admin"))));
 
             run(concat(admin, "disable", "eureka"), Map.of(), 60);
-            awaitStatus(eureka, "health/live", 404, 30);
+            RealTomcat.awaitStatus(eureka, "health/live", 404, 30);
             run(concat(admin, "enable", "eureka"), Map.of(), 120);
-            awaitStatus(eureka, "health/ready", 200, 60);
+            RealTomcat.awaitStatus(eureka, "health/ready", 200, 60);
             run(concat(admin, "deploy", "--force=true", "--name", "eureka", "--contextroot", "eureka",
                     WAR.toString()), Map.of(), 180);
-            awaitStatus(eureka, "health/ready", 200, 60);
+            RealTomcat.awaitStatus(eureka, "health/ready", 200, 60);
             roundTrip("payara-redeployed", eureka.baseUrl());
             run(concat(admin, "undeploy", "eureka"), Map.of(), 120);
-            awaitStatus(eureka, "health/live", 404, 30);
+            RealTomcat.awaitStatus(eureka, "health/live", 404, 30);
             String pid = Files.readString(domains.resolve("muster-it/config/pid")).trim();
             String threads = run(List.of("jcmd", pid, "Thread.print"), Map.of(), 60);
             assertThat(threads).as("threads of the undeployed WAR").doesNotContain("\"muster-");
@@ -343,23 +343,6 @@ class RealServersIT {
         assertThat(AttackMatrix.run(eureka, callers)).isGreaterThan(200);
     }
 
-    private static void awaitStatus(Http http, String path, int status, int seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        int last = -1;
-        while (System.nanoTime() < deadline) {
-            try {
-                last = http.get(path).status();
-                if (last == status) {
-                    return;
-                }
-            } catch (RuntimeException notListening) {
-                last = -1;
-            }
-            Thread.sleep(250);
-        }
-        assertThat(last).as(path + " within " + seconds + " s").isEqualTo(status);
-    }
-
     private static List<String> concat(List<String> head, String... tail) {
         List<String> all = new ArrayList<>(head);
         all.addAll(List.of(tail));
@@ -385,29 +368,5 @@ class RealServersIT {
             }
         }
         return sb.toString();
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : s.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-                new File(p.toString()).delete();
-            }
-        }
     }
 }

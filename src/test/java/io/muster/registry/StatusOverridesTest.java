@@ -8,37 +8,60 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Overrides are forgotten after an hour without access, measured on a clock the test moves. */
+/**
+ * Overrides belong to one application's instance and remember who set them; they are forgotten after an hour
+ * without access, measured on a clock the test moves.
+ */
 class StatusOverridesTest {
     private final MutableClock clock = MutableClock.atEpochMillis(1_700_000_000_000L);
     private final StatusOverrides overrides = new StatusOverrides(clock);
 
     @Test
     void anOverrideUnusedForAnHourIsForgotten() {
-        overrides.put("i-1", InstanceStatus.OUT_OF_SERVICE);
+        overrides.put("APP", "i-1", InstanceStatus.OUT_OF_SERVICE, "operator admin");
         clock.advance(Duration.ofMinutes(59));
-        assertThat(overrides.snapshot()).containsKey("i-1");
+        assertThat(overrides.byId()).containsKey("i-1");
         clock.advance(Duration.ofMinutes(1));
-        assertThat(overrides.get("i-1")).isEmpty();
-        assertThat(overrides.snapshot()).isEmpty();
+        assertThat(overrides.get("APP", "i-1")).isEmpty();
+        assertThat(overrides.byId()).isEmpty();
     }
 
     @Test
     void readingAnOverrideKeepsItAnotherHour() {
-        overrides.put("i-1", InstanceStatus.OUT_OF_SERVICE);
+        overrides.put("APP", "i-1", InstanceStatus.OUT_OF_SERVICE, "operator admin");
         clock.advance(Duration.ofMinutes(50));
-        assertThat(overrides.get("i-1")).contains(InstanceStatus.OUT_OF_SERVICE);
+        assertThat(overrides.get("APP", "i-1")).contains(InstanceStatus.OUT_OF_SERVICE);
         clock.advance(Duration.ofMinutes(50));
-        assertThat(overrides.get("i-1")).contains(InstanceStatus.OUT_OF_SERVICE);
+        assertThat(overrides.get("APP", "i-1")).contains(InstanceStatus.OUT_OF_SERVICE);
         clock.advance(Duration.ofMinutes(60));
-        assertThat(overrides.get("i-1")).isEmpty();
+        assertThat(overrides.get("APP", "i-1")).isEmpty();
     }
 
     @Test
     void putIfAbsentKeepsTheExistingOverrideAndRemoveReturnsIt() {
-        overrides.put("i-1", InstanceStatus.DOWN);
-        overrides.putIfAbsent("i-1", InstanceStatus.OUT_OF_SERVICE);
-        assertThat(overrides.remove("i-1")).contains(InstanceStatus.DOWN);
-        assertThat(overrides.remove("i-1")).isEmpty();
+        overrides.put("APP", "i-1", InstanceStatus.DOWN, "client a");
+        overrides.putIfAbsent("APP", "i-1", InstanceStatus.OUT_OF_SERVICE, "the registration");
+        assertThat(overrides.remove("APP", "i-1")).contains(InstanceStatus.DOWN);
+        assertThat(overrides.remove("APP", "i-1")).isEmpty();
+    }
+
+    @Test
+    void theSameIdInAnotherApplicationIsAnotherOverride() {
+        overrides.put("VICTIM", "v1", InstanceStatus.OUT_OF_SERVICE, "operator admin");
+        assertThat(overrides.get("ATTACK", "v1")).isEmpty();
+        overrides.put("ATTACK", "v1", InstanceStatus.DOWN, "client attacker");
+        assertThat(overrides.remove("ATTACK", "v1")).contains(InstanceStatus.DOWN);
+        assertThat(overrides.get("VICTIM", "v1")).contains(InstanceStatus.OUT_OF_SERVICE);
+    }
+
+    @Test
+    void eachOverrideSaysWhoSetItAndWhenNewestFirst() {
+        overrides.put("A", "a1", InstanceStatus.OUT_OF_SERVICE, "operator admin");
+        clock.advance(Duration.ofSeconds(5));
+        overrides.put("B", "b1", InstanceStatus.DOWN, "client billing");
+        assertThat(overrides.details(10)).extracting(StatusOverrides.Entry::setBy)
+                .containsExactly("client billing", "operator admin");
+        assertThat(overrides.details(1)).hasSize(1);
+        assertThat(overrides.details(10).get(1).at()).isEqualTo(clock.instant().minusSeconds(5));
     }
 }

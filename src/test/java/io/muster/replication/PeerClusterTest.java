@@ -91,11 +91,61 @@ class PeerClusterTest {
     @Test
     void anotherPortOnThisMachineIsAPeer() {
         PeerConfig config = ConfigLoader.load(List.of(Map.of("eureka.client.serviceUrl.defaultZone",
-                "http://127.0.0.1:8761/eureka/,http://127.0.0.1:8762/eureka/,http://127.0.0.1:8761/other/"))).peers();
+                "http://127.0.0.1:8761/eureka/,http://127.0.0.1:8762/eureka/,http://127.0.0.1:8762/other/"))).peers();
         cluster = cluster(config, new LocalNode("/eureka", null, Set.of(8761)), PeerDns.SYSTEM);
         cluster.refresh();
         assertThat(cluster.nodes()).extracting(n -> n.url().toString())
-                .containsExactly("http://127.0.0.1:8762/eureka/", "http://127.0.0.1:8761/other/");
+                .containsExactly("http://127.0.0.1:8762/eureka/", "http://127.0.0.1:8762/other/");
+    }
+
+    /**
+     * Deployed at /registry with the usual list of .../eureka/ URLs, this node's own URL would answer 404: not a
+     * peer to wait for, but this node misnamed, said once with the URL clients must use.
+     */
+    @Test
+    void thisNodesHostAndPortUnderAnotherContextIsThisNodeMisnamedAndSaidOnce() {
+        io.muster.testing.CapturedLog log = new io.muster.testing.CapturedLog();
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(PeerCluster.class.getName());
+        logger.addHandler(log);
+        try {
+            PeerConfig config = ConfigLoader.load(List.of(Map.of("eureka.client.serviceUrl.defaultZone",
+                    "http://peer:secret@127.0.0.1:8761/eureka/,http://127.0.0.1:8762/eureka/"))).peers();
+            cluster = cluster(config, new LocalNode("/registry", null, Set.of(8761)), PeerDns.SYSTEM);
+            cluster.refresh();
+            cluster.refresh();
+            assertThat(cluster.nodes()).extracting(n -> n.url().toString())
+                    .containsExactly("http://127.0.0.1:8762/eureka/");
+            assertThat(log.records).filteredOn(r -> r.getMessage().contains("context path")).singleElement()
+                    .satisfies(r -> assertThat(r.getMessage()).isEqualTo("Muster: peer URL"
+                            + " http://127.0.0.1:8761/eureka/ has this node's host and port but context path /eureka/"
+                            + " while this node is deployed at /registry/: it is not taken as a peer; clients and the"
+                            + " other nodes must use http://127.0.0.1:8761/registry/ (or deploy the WAR as"
+                            + " eureka.war)"));
+        } finally {
+            logger.removeHandler(log);
+        }
+    }
+
+    @Test
+    void deployedAsRootTheUsualEurekaUrlIsThisNodeMisnamed() {
+        PeerConfig config = ConfigLoader.load(List.of(Map.of("eureka.client.serviceUrl.defaultZone",
+                "http://127.0.0.1:8761/eureka/,http://127.0.0.1:8762/"))).peers();
+        cluster = cluster(config, new LocalNode("", null, Set.of(8761)), PeerDns.SYSTEM);
+        cluster.refresh();
+        assertThat(cluster.nodes()).extracting(n -> n.url().toString()).containsExactly("http://127.0.0.1:8762/");
+    }
+
+    @Test
+    void aNodeThatDoesNotKnowItsPortYetCannotTellAnotherContextFromAPeer() {
+        PeerConfig config = ConfigLoader.load(List.of(Map.of("eureka.client.serviceUrl.defaultZone",
+                "http://127.0.0.1:8761/eureka/"))).peers();
+        LocalNode self = new LocalNode("/registry", null, Set.of());
+        cluster = cluster(config, self, PeerDns.SYSTEM);
+        cluster.refresh();
+        assertThat(cluster.nodes()).hasSize(1);
+        self.learnPort(8761);   // its first request
+        cluster.refresh();
+        assertThat(cluster.nodes()).isEmpty();
     }
 
     @Test

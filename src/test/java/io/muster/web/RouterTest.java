@@ -86,6 +86,7 @@ class RouterTest {
     void operationsAndTheDashboardHaveNoVersionForm() {
         assertThat(route("GET", "/").endpoint()).isEqualTo(Endpoint.DASHBOARD);
         assertThat(route("GET", "/health/ready").endpoint()).isEqualTo(Endpoint.HEALTH);
+        assertThat(route("GET", "/health/started").endpoint()).isEqualTo(Endpoint.HEALTH);
         assertThat(route("GET", "/metrics").endpoint()).isEqualTo(Endpoint.METRICS);
         assertThat(route("GET", "/api/status").endpoint()).isEqualTo(Endpoint.DASHBOARD_STATUS);
         assertThat(route("GET", "/api/admin/csrf").endpoint()).isEqualTo(Endpoint.ADMIN_CSRF);

@@ -1,0 +1,152 @@
+package io.muster.compat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A real Tomcat 10.1 from target/servers in a JVM of its own, laid out as an operator would: a CATALINA_BASE with
+ * the conf of CATALINA_HOME, its HTTP connectors on 127.0.0.1 at the ports given, no shutdown port, the users of
+ * server-config/tomcat/tomcat-users-fragment.xml and the manager. Only the process started here is stopped.
+ */
+final class RealTomcat implements AutoCloseable {
+    static final Path SERVERS = Path.of("target", "servers").toAbsolutePath();
+    static final String DEPLOYER_PASSWORD = "CHANGE-ME-deployer";
+
+    private final Path home;
+    private final Path base;
+    private Process process;
+
+    /** @param ports the connectors: the first replaces Tomcat's 8080, the others are added beside it */
+    RealTomcat(Path base, int... ports) throws IOException {
+        this.home = home();
+        this.base = base.toAbsolutePath();
+        deleteTree(this.base);
+        for (String d : new String[]{"conf/Catalina/localhost", "logs", "temp", "webapps", "work"}) {
+            Files.createDirectories(this.base.resolve(d));
+        }
+        copyTree(home.resolve("conf"), this.base.resolve("conf"));
+        copyTree(home.resolve("webapps/manager"), this.base.resolve("webapps/manager"));
+        String connectors = IntStream.of(ports).skip(1)
+                .mapToObj(p -> "<Connector address=\"127.0.0.1\" port=\"" + p + "\"/>").collect(Collectors.joining());
+        Path serverXml = this.base.resolve("conf/server.xml");
+        Files.writeString(serverXml, Files.readString(serverXml)
+                .replace("<Server port=\"8005\"", "<Server port=\"-1\"")
+                .replace("<Connector port=\"8080\"", connectors + "<Connector address=\"127.0.0.1\" port=\""
+                        + ports[0] + "\""));
+        Files.writeString(this.base.resolve("conf/tomcat-users.xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<tomcat-users xmlns=\"http://tomcat.apache.org/xml\" version=\"1.0\">\n"
+                + Files.readString(Path.of("server-config/tomcat/tomcat-users-fragment.xml")) + "</tomcat-users>\n");
+    }
+
+    static Path home() throws IOException {
+        try (Stream<Path> s = Files.list(SERVERS)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("apache-tomcat-10.1")).findFirst()
+                    .orElseThrow(() -> new IOException("no Tomcat 10.1 under " + SERVERS));
+        }
+    }
+
+    Path base() {
+        return base;
+    }
+
+    /** The shipped context file with docBase pointing at the WAR and the settings replaced as given. */
+    static String contextFile(Path war, Map<String, String> settings) throws IOException {
+        String xml = Files.readString(Path.of("server-config/tomcat/eureka.xml"))
+                .replace("/opt/muster/eureka.war", war.toAbsolutePath().toString());
+        for (Map.Entry<String, String> s : settings.entrySet()) {
+            String before = xml;
+            xml = xml.replaceFirst("name=\"" + java.util.regex.Pattern.quote(s.getKey()) + "\" value=\"[^\"]*\"",
+                    java.util.regex.Matcher.quoteReplacement("name=\"" + s.getKey() + "\" value=\"" + s.getValue()
+                            + "\""));
+            if (xml.equals(before)) {
+                throw new IllegalArgumentException("no Parameter " + s.getKey() + " in the shipped context file");
+            }
+        }
+        return xml;
+    }
+
+    void start() throws IOException {
+        ProcessBuilder pb = new ProcessBuilder("bash", home.resolve("bin/catalina.sh").toString(), "run")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        base.resolve("logs/console.log").toFile()));
+        pb.environment().putAll(Map.of("CATALINA_HOME", home.toString(), "CATALINA_BASE", base.toString(),
+                "CATALINA_PID", "", "JAVA_OPTS", "", "CATALINA_OPTS", "-Xmx384m"));
+        process = pb.start();
+    }
+
+    /** Everything the server logged to its console so far. */
+    String console() throws IOException {
+        return Files.readString(base.resolve("logs/console.log"), StandardCharsets.ISO_8859_1);
+    }
+
+    /** The console lines that contain the text. */
+    List<String> consoleLines(String text) throws IOException {
+        return console().lines().filter(l -> l.contains(text)).toList();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process != null) {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+            process = null;
+        }
+    }
+
+    /** Waits until the path answers with that status (-1 while nothing listens), or fails the test. */
+    static void awaitStatus(io.muster.testing.Http http, String path, int status, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        int last = -1;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = http.get(path).status();
+                if (last == status) {
+                    return;
+                }
+            } catch (RuntimeException notListening) {
+                last = -1;
+            }
+            Thread.sleep(250);
+        }
+        assertThat(last).as(http.baseUrl() + path + " within " + seconds + " s").isEqualTo(status);
+    }
+
+    static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : s.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
