@@ -53,11 +53,15 @@ class MetricsIT {
         return PackagedWar.named("metrics-third", peering("metrics-third", "metrics-node", "metrics-peer"));
     }
 
-    /** myUrl: all contexts are on this port, and each must take only its own for itself. */
+    /**
+     * All three contexts answer on this one port, where a node would take another context's URL for its own,
+     * misnamed; a myUrl on a host of its own (as each node of a real cluster has) makes the others peers.
+     */
     private static Map<String, String> peering(String self, String... others) {
         String withPeerUser = ROOT.replace("http://", "http://" + EmbeddedRealm.PEER + ":"
                 + EmbeddedRealm.PEER_PASSWORD + "@");
-        return Map.of("eureka.server.myUrl", ROOT + self + "/", "eureka.client.serviceUrl.defaultZone",
+        return Map.of("eureka.server.myUrl", "http://" + self + ".invalid:8080/" + self + "/",
+                "eureka.client.serviceUrl.defaultZone",
                 String.join(",", Arrays.stream(others).map(o -> withPeerUser + o + "/").toList()));
     }
 

@@ -121,7 +121,7 @@ class PortClashTest {
                     .isEmpty();
             assertThat(peerLane.once).isEmpty();
             assertThat(server.api().registry().size()).as("not registered with itself").isZero();
-            assertThat(server.api().status().isReady()).isFalse();
+            assertThat(server.api().status().probes().ready().up()).isFalse();
             assertThat(log.records).filteredOn(r -> r.getLevel() == Level.SEVERE)
                     .extracting(java.util.logging.LogRecord::getMessage)
                     .containsExactly("Muster: this node does not join");
