@@ -84,6 +84,7 @@
 
   function render() {
     var s = state.status, sp = s.selfPreservation;
+    $('version').textContent = s.version;
     kv($('system-table'), [
       ['Environment', s.environment], ['Data center', s.dataCenter], ['Current time', time(Date.parse(s.currentTime))],
       ['Uptime', duration(s.uptimeSeconds)], ['Lease expiration enabled', sp.leaseExpirationEnabled],

@@ -31,14 +31,19 @@ public final class StatusReport {
     private final Instant startedAt;
     private final String environment;
     private final String dataCenter;
+    private final String version;
     private final Map<String, Object> settings;
     private final Supplier<ReplicaStatus.Report> replicas;
     private final Supplier<List<RemoteRegion.Status>> remoteRegions;
     private final Probes probes;
 
-    /** @param settings the effective configuration, shown on the dashboard (no credentials) */
+    /**
+     * @param version  this build's version
+     * @param settings the effective configuration, shown on the dashboard (no credentials)
+     */
     public StatusReport(StatusSource source, Probes probes, TrafficGate gate, Clock clock, String environment,
-                        String dataCenter, Map<String, Object> settings, Supplier<ReplicaStatus.Report> replicas,
+                        String dataCenter, String version, Map<String, Object> settings,
+                        Supplier<ReplicaStatus.Report> replicas,
                         Supplier<List<RemoteRegion.Status>> remoteRegions) {
         this.source = source;
         this.gate = gate;
@@ -46,6 +51,7 @@ public final class StatusReport {
         this.startedAt = clock.instant();
         this.environment = environment;
         this.dataCenter = dataCenter;
+        this.version = version;
         this.settings = Map.copyOf(settings);
         this.replicas = replicas;
         this.remoteRegions = remoteRegions;
@@ -80,7 +86,7 @@ public final class StatusReport {
         return probes;
     }
 
-    /** Eureka's {@code StatusInfo} sections, with its key spellings. */
+    /** Eureka's {@code StatusInfo} sections, with its key spellings, and this build's version. */
     public Map<String, Map<String, String>> eurekaStatus() {
         Runtime rt = Runtime.getRuntime();
         long totalMb = rt.maxMemory() / (1024 * 1024);
@@ -91,6 +97,8 @@ public final class StatusReport {
         general.put("total-avail-memory", totalMb + "mb");
         general.put("current-memory-usage", usedMb + "mb (" + (totalMb == 0 ? 0 : usedMb * 100 / totalMb) + "%)");
         general.put("server-uptime", uptimeText(Duration.between(startedAt, clock.instant())));
+        // not Eureka's: generalStats is a map of strings to clients and Eureka's own dashboard, so they ignore it
+        general.put("muster-version", version);
         Map<String, String> apps = new LinkedHashMap<>();
         ReplicaStatus.Report r = replicas.get();
         apps.put("registered-replicas", String.join(", ", r.registered()));
@@ -107,6 +115,7 @@ public final class StatusReport {
         Map<String, Object> d = new LinkedHashMap<>();
         StatusSnapshot snapshot = source.snapshot();
         Instant now = snapshot.at();
+        d.put("version", version);
         d.put("currentTime", now.toString());
         d.put("startedAt", startedAt.toString());
         d.put("uptimeSeconds", Duration.between(startedAt, now).toSeconds());

@@ -29,6 +29,8 @@ public final class RegistryBootstrap implements ServletContextListener {
     @Override
     public void contextInitialized(ServletContextEvent event) {
         ServletContext context = event.getServletContext();
+        // first, so that the version is in the log above a configuration error too
+        LOG.info("Muster " + BuildVersion.read() + " starting at " + context.getContextPath() + "/");
         ServerConfig config;
         try {
             config = ConfigLoader.load(ConfigSources.of(context));

@@ -164,11 +164,13 @@ public final class RegistryServer implements AutoCloseable {
         ReplicaStatus replicas = new ReplicaStatus(peers, registry, selfRegistration,
                 config.peers().minAvailableForHealthy());
         StatusSource source = new StatusSource(registry, selfPreservation, evictor, cache, peers::statuses, clock);
+        String version = BuildVersion.read();
         StatusReport status = new StatusReport(source, new Probes(gate, detachedBecause), gate, clock,
-                config.environment(), config.dataCenter(), settings(config), replicas::report,
+                config.environment(), config.dataCenter(), version, settings(config), replicas::report,
                 remoteRegions::statuses);
-        this.metrics = new MusterMetrics(registry, source, config.metrics());
+        this.metrics = new MusterMetrics(registry, source, config.metrics(), version);
         registry.addListener(metrics);
+        peers.observeLag(metrics.replicationLag());
         this.changes = new ChangeStreams(config.changes(), registry::sequence);
         registry.addListener(changes.log());
         this.api = Api.create(registry, cache, gate, config.delta().disabled(), remoteRegions, clock, status,

@@ -14,10 +14,12 @@ import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Refusal;
 import io.muster.registry.RegistryChange;
 import io.muster.registry.RegistryListener;
-import io.muster.replication.PeerNode;
+import io.muster.replication.LagObserver;
 import io.muster.status.StatusSnapshot;
 import io.muster.status.StatusSource;
+import io.prometheus.metrics.core.metrics.Info;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -47,15 +49,8 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
     private final Counter cancellations;
     private final Counter renewals;
     private final MultiGauge instances;
-    private final MultiGauge peerQueue;
-    private final MultiGauge peerSent;
-    private final MultiGauge peerFailed;
-    private final MultiGauge peerDropped;
-    private final MultiGauge peerReachable;
-    private final MultiGauge replicaDifferences;
-    /** Per peer URL; a counter (so Prometheus sees _total), fed from the checker's count at each scrape. */
-    private final Map<String, java.util.concurrent.atomic.AtomicLong> replicaRepairs = new ConcurrentHashMap<>();
-    private final MultiGauge replicationLag;
+    private final PeerMeters peers;
+    private final JvmMeters jvm;
     private final Object scrapeLock = new Object();
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final int maxAppLabels;
@@ -63,8 +58,19 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
     /** The app label under which apps beyond the label budget are summed. */
     public static final String OTHER_APPS = "_other";
 
-    /** @param registry for the per-app instance counts, which are not part of the snapshot */
-    public MusterMetrics(InstanceRegistry registry, StatusSource source, MetricsConfig config) {
+    /**
+     * Request latency buckets: registry reads from the cache take well under a millisecond, writes a few, and a
+     * large uncached read or a slow client up to seconds.
+     */
+    private static final Duration[] REQUEST_BUCKETS = PeerMeters.seconds(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+            0.1, 0.25, 0.5, 1, 2.5, 5, 10);
+
+    /**
+     * @param registry for the per-app instance counts, which are not part of the snapshot
+     * @param version  this build's version, for {@code muster_build_info}
+     */
+    public MusterMetrics(InstanceRegistry registry, StatusSource source, MetricsConfig config, String version) {
+        this.jvm = new JvmMeters(prometheus);   // first: its filters rename meters as they are registered
         this.registry = registry;
         this.source = source;
         this.last = source.snapshot();
@@ -81,15 +87,16 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
         Gauge.builder("muster_renewal_threshold", this, m -> m.last.selfPreservation().threshold())
                 .description("renewals per minute at or below which leases stop expiring").register(prometheus);
         Gauge.builder("muster_expected_clients", this, m -> m.last.selfPreservation().expectedClients())
+                .description("clients expected to renew, from which the renewal threshold is computed")
                 .register(prometheus);
         Gauge.builder("muster_self_preservation_active", this, m -> m.last.selfPreservation().allowsExpiry() ? 0 : 1)
                 .description("1 while self-preservation keeps lapsed leases").register(prometheus);
         FunctionCounter.builder("muster_response_cache_hits", this, m -> m.last.responseCache().hits())
-                .register(prometheus);
+                .description("registry reads answered from the response cache").register(prometheus);
         FunctionCounter.builder("muster_response_cache_misses", this, m -> m.last.responseCache().misses())
-                .register(prometheus);
+                .description("registry reads the response cache could not answer").register(prometheus);
         FunctionCounter.builder("muster_response_cache_builds", this, m -> m.last.responseCache().builds())
-                .register(prometheus);
+                .description("payloads built for the response cache").register(prometheus);
         FunctionCounter.builder("muster_response_cache_build_seconds", this,
                         m -> m.last.responseCache().buildNanos() / 1e9)
                 .description("time spent building payloads").register(prometheus);
@@ -101,19 +108,10 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
                     .description("registrations and metadata updates refused, by reason")
                     .tag("reason", reason.label()).register(prometheus);
         }
-        peerQueue = MultiGauge.builder("muster_replication_queue_depth").register(prometheus);
-        peerSent = MultiGauge.builder("muster_replication_sent").description("tasks delivered, per peer")
-                .register(prometheus);
-        peerFailed = MultiGauge.builder("muster_replication_failed_batches").register(prometheus);
-        peerDropped = MultiGauge.builder("muster_replication_dropped").description("tasks given up, per peer")
-                .register(prometheus);
-        peerReachable = MultiGauge.builder("muster_replication_peer_reachable").register(prometheus);
-        replicaDifferences = MultiGauge.builder("muster_replica_differences")
-                .description("instances on which this node and the peer disagree, at the last cluster check")
-                .register(prometheus);
-        replicationLag = MultiGauge.builder("muster_replication_lag_seconds")
-                .description("enqueue to acknowledgement over the last minute (NaN: nothing delivered)")
-                .register(prometheus);
+        // the Prometheus client's own info metric: Micrometer would take "_info" off a gauge's name
+        Info.builder().name("muster_build_info").help("this build of Muster (the value is always 1)")
+                .labelNames("version").register(prometheus.getPrometheusRegistry()).addLabelValues(version);
+        peers = new PeerMeters(prometheus);
     }
 
     @Override
@@ -127,13 +125,22 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
         }
     }
 
-    /** Times one HTTP request under an endpoint name (a small fixed set, so the series stay few). */
+    /**
+     * Times one HTTP request under an endpoint name (a small fixed set, so the series stay few), as a histogram:
+     * unlike client-side quantiles, its buckets add up across nodes and over any range.
+     */
     public void recordRequest(String endpoint, String method, int status, long nanos) {
         // looked up in a map of its own: building and registering a Timer on every request is hot-path garbage
         timers.computeIfAbsent(endpoint + ' ' + method + ' ' + status, k -> Timer.builder("muster_http_requests")
+                        .description("HTTP requests by endpoint, method and status, from arrival to the answer")
                         .tags("endpoint", endpoint, "method", method, "status", Integer.toString(status))
-                        .publishPercentiles(0.5, 0.99).register(prometheus))
+                        .serviceLevelObjectives(REQUEST_BUCKETS).register(prometheus))
                 .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Where the peers report each delivered task's replication lag. */
+    public LagObserver replicationLag() {
+        return peers;
     }
 
     /** The Prometheus text exposition. */
@@ -141,7 +148,7 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
         synchronized (scrapeLock) {
             last = source.snapshot();
             refreshInstances();
-            refreshPeers(last.peers());
+            peers.refresh(last.peers());
             return prometheus.scrape();
         }
     }
@@ -199,42 +206,15 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
         }
     }
 
-    private void refreshPeers(List<PeerNode.Status> all) {
-        peerQueue.register(rows(all, PeerNode.Status::queueDepth), true);
-        peerSent.register(rows(all, PeerNode.Status::sent), true);
-        peerFailed.register(rows(all, PeerNode.Status::failedBatches), true);
-        peerDropped.register(rows(all, PeerNode.Status::dropped), true);
-        peerReachable.register(rows(all, p -> p.reachable() ? 1 : 0), true);
-        replicaDifferences.register(rows(all, p -> p.check().differences()), true);
-        for (PeerNode.Status p : all) {
-            replicaRepairs.computeIfAbsent(p.url(), url -> {
-                java.util.concurrent.atomic.AtomicLong n = new java.util.concurrent.atomic.AtomicLong();
-                io.micrometer.core.instrument.FunctionCounter.builder("muster_replica_repairs", n,
-                                java.util.concurrent.atomic.AtomicLong::get)
-                        .description("differences repaired by the cluster check, per peer")
-                        .tags("peer", url).register(prometheus);
-                return n;
-            }).set(p.check().repairs());
-        }
-        List<MultiGauge.Row<?>> lag = new ArrayList<>();
-        for (PeerNode.Status p : all) {
-            lag.add(MultiGauge.Row.of(Tags.of("peer", p.url(), "quantile", "0.5"), p.lagP50Seconds()));
-            lag.add(MultiGauge.Row.of(Tags.of("peer", p.url(), "quantile", "0.99"), p.lagP99Seconds()));
-        }
-        replicationLag.register(lag, true);
-    }
-
-    private static List<MultiGauge.Row<?>> rows(List<PeerNode.Status> all,
-                                               java.util.function.ToDoubleFunction<PeerNode.Status> value) {
-        List<MultiGauge.Row<?>> rows = new ArrayList<>();
-        for (PeerNode.Status p : all) {
-            rows.add(MultiGauge.Row.of(Tags.of("peer", p.url()), value.applyAsDouble(p)));
-        }
-        return rows;
+    /** The meter registry itself, for a test that watches it become unreachable after {@link #close()}. */
+    PrometheusMeterRegistry prometheusRegistry() {
+        return prometheus;
     }
 
     @Override
     public void close() {
+        jvm.close();
+        prometheus.clear();
         prometheus.close();
     }
 }

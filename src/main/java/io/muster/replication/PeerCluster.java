@@ -45,6 +45,7 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
     private final boolean workerThreads;
     private final Object refreshLock = new Object();
     private volatile List<PeerNode> nodes = List.of();
+    private volatile LagObserver lagObserver = LagObserver.NONE;
     /** Guarded by refreshLock. */
     private List<PeerUrl> lastResolved = List.of();
     /** The URLs already logged as this node under another context path (each is said once). Guarded by refreshLock. */
@@ -72,6 +73,11 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
         this.dns = dns;
         this.clients = clients != null ? clients
                 : url -> new HttpPeerClient(url, settings.connectTimeout(), settings.readTimeout(), clock);
+    }
+
+    /** Who is told each delivered task's lag, from now on (peers added later included). */
+    public void observeLag(LagObserver observer) {
+        this.lagObserver = observer;
     }
 
     public boolean isConfigured() {
@@ -103,7 +109,9 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
             }
             for (PeerUrl url : wanted.values()) {
                 LOG.info("Muster: peer " + url + " added");
-                next.add(new PeerNode(url, clients.apply(url), registry, clock, settings, sleeper, workerThreads));
+                String shown = url.toString();
+                next.add(new PeerNode(url, clients.apply(url), registry, clock, settings, sleeper, workerThreads,
+                        lag -> lagObserver.delivered(shown, lag)));
             }
             nodes = List.copyOf(next);
             return wanted.size();

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
@@ -45,9 +46,12 @@ public final class PeerNode implements AutoCloseable {
     private volatile PeerRefusal refusal;
     private final PeerCheck check = new PeerCheck();
 
-    /** @param workerThread false when the owner runs the batches itself ({@link #runDueBatch}) */
+    /**
+     * @param workerThread false when the owner runs the batches itself ({@link #runDueBatch})
+     * @param delivered    told the lag of each task the peer acknowledged
+     */
     PeerNode(PeerUrl url, PeerClient client, InstanceRegistry registry, Clock clock, ReplicationSettings settings,
-             Sleeper sleeper, boolean workerThread) {
+             Sleeper sleeper, boolean workerThread, Consumer<Duration> delivered) {
         this.url = url;
         this.client = client;
         this.registry = registry;
@@ -55,7 +59,8 @@ public final class PeerNode implements AutoCloseable {
         this.registerTtl = settings.taskTtl();
         this.syncWhenTimestampDiffers = settings.syncWhenTimestampDiffers();
         this.batcher = new TaskBatcher("muster-replication-" + url.base().getHost() + ":" + url.port(),
-                settings.maxPending(), settings.batchSize(), settings.batchDelay(), clock, sleeper, this::process);
+                settings.maxPending(), settings.batchSize(), settings.batchDelay(), clock, sleeper, this::process,
+                delivered);
         if (workerThread) {
             batcher.start();
         }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -76,9 +77,16 @@ final class TaskBatcher implements AutoCloseable {
     final LongAdder woken = new LongAdder();
     /** Enqueue to acknowledgement of each delivered task; a retried task keeps its first enqueue time. */
     final LagWindow lag;
+    private final Consumer<Duration> delivered;
 
     TaskBatcher(String name, int maxPending, int batchSize, Duration delay, Clock clock, Sleeper sleeper,
                 Function<List<ReplicationTask>, Outcome> processor) {
+        this(name, maxPending, batchSize, delay, clock, sleeper, processor, lag -> { });
+    }
+
+    /** @param delivered told the lag of each acknowledged task, beside {@link #lag} */
+    TaskBatcher(String name, int maxPending, int batchSize, Duration delay, Clock clock, Sleeper sleeper,
+                Function<List<ReplicationTask>, Outcome> processor, Consumer<Duration> delivered) {
         this.name = name;
         this.maxPending = maxPending;
         this.batchSize = batchSize;
@@ -87,6 +95,7 @@ final class TaskBatcher implements AutoCloseable {
         this.sleeper = sleeper;
         this.processor = processor;
         this.lag = new LagWindow(clock);
+        this.delivered = delivered;
     }
 
     /** Starts the worker thread that sends batches as they fall due. */
@@ -162,7 +171,11 @@ final class TaskBatcher implements AutoCloseable {
                 networkFailures = 0;
                 congestionFailures = 0;
                 Instant acknowledged = clock.instant();
-                batch.forEach(p -> lag.record(Duration.between(p.enqueued, acknowledged)));
+                for (Pending p : batch) {
+                    Duration taken = Duration.between(p.enqueued, acknowledged);
+                    lag.record(taken);
+                    delivered.accept(taken);
+                }
             }
             case CONGESTION -> retryLater(batch, CONGESTION_BACKOFF);
             case TRANSIENT_FAILURE -> retryLater(batch, NETWORK_BACKOFF);

@@ -1,5 +1,6 @@
 package io.muster.compat;
 
+import io.muster.testing.BuiltVersion;
 import io.muster.testing.Http;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -164,6 +165,7 @@ class DashboardIT {
         assertThat(textOf("tr.app[data-app='SHOP']")).contains("SHOP", "UP (3)");
         assertThat(textOf("#system-table")).contains("Renews threshold", "Environment");
         assertThat(textOf("#peers-table")).contains("no peers configured");
+        assertThat(textOf("footer")).startsWith("Muster " + BuiltVersion.ofPackagedWar() + " · ");
         shot("dashboard-overview");
 
         click("tr.app[data-app='SHOP']");

@@ -81,6 +81,30 @@ class TaskBatcherTest {
     }
 
     @Test
+    void eachAcknowledgedTaskIsReportedWithItsLagFromItsFirstEnqueueRetriesIncluded() throws Exception {
+        List<Duration> lags = new ArrayList<>();
+        batcher = new TaskBatcher("test-batcher", 5, 3, DELAY, clock, clock::advance, batch -> {
+            sent.add(batch.stream().map(ReplicationTask::id).toList());
+            return answers.isEmpty() ? Outcome.SUCCESS : answers.poll();
+        }, lags::add);
+        answers.add(Outcome.TRANSIENT_FAILURE);
+        batcher.offer(cancel("a"));
+        clock.advance(Duration.ofMillis(10));
+        batcher.offer(cancel("b"));
+        clock.advance(DELAY);
+        assertThat(batcher.runOnce()).isTrue();
+        assertThat(lags).as("nothing acknowledged by a failed send").isEmpty();
+        assertThat(batcher.runOnce()).as("the retry, after a 100 ms backoff").isTrue();
+        assertThat(lags).containsExactly(Duration.ofMillis(135), Duration.ofMillis(125));
+
+        answers.add(Outcome.PERMANENT_FAILURE);
+        batcher.offer(cancel("c"));
+        clock.advance(DELAY);
+        assertThat(batcher.runOnce()).isTrue();
+        assertThat(lags).as("nor by a refused one").hasSize(2);
+    }
+
+    @Test
     void aNewerTaskForTheSameInstanceReplacesTheQueuedOneAndKeepsItsPlace() throws Exception {
         batcher.offer(cancel("a", Duration.ofMinutes(1)));
         clock.advance(DELAY.minusMillis(5));
