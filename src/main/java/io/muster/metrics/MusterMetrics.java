@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.muster.config.ServerConfig.MetricsConfig;
+import io.muster.eviction.PreservationVerdict;
 import io.muster.model.InstanceStatus;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Refusal;
@@ -89,8 +90,15 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
         Gauge.builder("muster_expected_clients", this, m -> m.last.selfPreservation().expectedClients())
                 .description("clients expected to renew, from which the renewal threshold is computed")
                 .register(prometheus);
-        Gauge.builder("muster_self_preservation_active", this, m -> m.last.selfPreservation().allowsExpiry() ? 0 : 1)
-                .description("1 while self-preservation keeps lapsed leases").register(prometheus);
+        // the emergency the log warns of and the page shows, not the first minute's measuring nor an empty registry
+        Gauge.builder("muster_self_preservation_active", this, m -> m.last.selfPreservation().verdict().mode()
+                        == PreservationVerdict.Mode.PRESERVING ? 1 : 0)
+                .description("1 while renewals are at or below the threshold and lapsed leases are kept "
+                        + "(Eureka's emergency)").register(prometheus);
+        Gauge.builder("muster_lapsed_leases_kept", this, m -> m.last.selfPreservation().verdict().keepsLapsedLeases()
+                        ? 1 : 0)
+                .description("1 while lapsed leases are not expired, for whatever reason: self-preservation, the "
+                        + "first minute of measuring renewals, no instance renewing yet").register(prometheus);
         FunctionCounter.builder("muster_response_cache_hits", this, m -> m.last.responseCache().hits())
                 .description("registry reads answered from the response cache").register(prometheus);
         FunctionCounter.builder("muster_response_cache_misses", this, m -> m.last.responseCache().misses())

@@ -43,7 +43,11 @@ class MusterMetricsTest {
     }
 
     private static MusterMetrics metrics(InstanceRegistry registry, Supplier<List<PeerNode.Status>> peers) {
-        SelfPreservation sp = new SelfPreservation(CONFIG.selfPreservation(), registry);
+        return metrics(registry, peers, new SelfPreservation(CONFIG.selfPreservation(), registry));
+    }
+
+    private static MusterMetrics metrics(InstanceRegistry registry, Supplier<List<PeerNode.Status>> peers,
+                                         SelfPreservation sp) {
         Evictor evictor = new Evictor(CONFIG.eviction(), 0.85, registry, sp, Clock.systemUTC(), new Random(1));
         ResponseCache cache = new ResponseCache(registry, CONFIG.responseCache(), Clock.systemUTC());
         return new MusterMetrics(registry, new StatusSource(registry, sp, evictor, cache, peers, Clock.systemUTC()),
@@ -90,6 +94,23 @@ class MusterMetricsTest {
             assertThat(series).anySatisfy(l -> assertThat(l).contains("app=\"BIG-2\"").endsWith(" 5.0"));
             // 100,003 apps: the 50 kept hold 3 x 5 + 47 x 1 instances; the rest are summed
             assertThat(series).anySatisfy(l -> assertThat(l).contains("app=\"_other\"").endsWith(" 99953.0"));
+        }
+    }
+
+    /** The metric tells the same story as the log and the page: the first minute's measuring is no emergency. */
+    @Test
+    void selfPreservationIsActiveOnlyInTheEmergencyNotWhileTheFirstMinuteIsMeasured() {
+        InstanceRegistry registry = new InstanceRegistry(Clock.systemUTC(), CONFIG.delta().retention(),
+                CONFIG.limits());
+        SelfPreservation sp = new SelfPreservation(CONFIG.selfPreservation(), registry);
+        sp.expectClients(10);   // expected renewals, none counted
+        try (MusterMetrics metrics = metrics(registry, List::of, sp)) {
+            sp.measureFrom(java.time.Instant.now());
+            assertThat(metrics.scrape()).contains("muster_self_preservation_active 0.0",
+                    "muster_lapsed_leases_kept 1.0");
+            sp.measureFrom(java.time.Instant.now().minusSeconds(180));
+            assertThat(metrics.scrape()).contains("muster_self_preservation_active 1.0",
+                    "muster_lapsed_leases_kept 1.0");
         }
     }
 
