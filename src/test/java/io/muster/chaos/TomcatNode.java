@@ -1,5 +1,7 @@
 package io.muster.chaos;
 
+import io.muster.testing.Trees;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -10,9 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -54,12 +54,12 @@ final class TomcatNode implements AutoCloseable {
         this.base = base;
         this.war = war;
         this.contextFile = base.resolve("eureka-context.xml");
-        deleteTree(base);
+        Trees.deleteTree(base);
         for (String d : new String[]{"conf/Catalina/localhost", "logs", "temp", "webapps", "work"}) {
             Files.createDirectories(base.resolve(d));
         }
-        copyTree(home.resolve("conf"), base.resolve("conf"));
-        copyTree(home.resolve("webapps/manager"), base.resolve("webapps/manager"));
+        Trees.copyTree(home.resolve("conf"), base.resolve("conf"));
+        Trees.copyTree(home.resolve("webapps/manager"), base.resolve("webapps/manager"));
         String serverXml = Files.readString(base.resolve("conf/server.xml"))
                 .replace("<Server port=\"8005\"", "<Server port=\"-1\"")
                 .replace("<Connector port=\"8080\"", "<Connector address=\"127.0.0.1\" port=\"" + port + "\"")
@@ -282,11 +282,7 @@ final class TomcatNode implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         if (process != null) {
-            process.destroy();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
+            Trees.stop(process);
             process = null;
         }
     }
@@ -296,33 +292,6 @@ final class TomcatNode implements AutoCloseable {
             return s.filter(p -> p.getFileName().toString().startsWith("apache-tomcat-10.1")).findFirst()
                     .orElseThrow(() -> new IOException("no Tomcat under target/servers: run"
                             + " mvn -o -q dependency:unpack@unpack-servers"));
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                Path dest = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(dest);
-                } else {
-                    Files.copy(p, dest, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        List<Path> all = new ArrayList<>();
-        try (Stream<Path> s = Files.walk(root)) {
-            s.forEach(all::add);
-        }
-        all.sort(Comparator.reverseOrder());
-        for (Path p : all) {
-            Files.delete(p);
         }
     }
 }

@@ -8,8 +8,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -53,19 +51,8 @@ class OwnershipIT {
 
     @Test
     void callersNotBoundToTheApplicationWriteNothingOfItInAnySpelling() {
-        assertThat(orders.postJson("apps/ORDERS", instanceJson("ORDERS", "o-1", "UP", 1000)).status())
-                .isEqualTo(204);
-        String before = orders.getJson("apps/ORDERS/o-1").body();
         Http client = anonymous.as(ChildServer.CLIENT, ChildServer.CLIENT_PASSWORD);
-        List<String> failures = new ArrayList<>();
-        failures.addAll(OwnershipMatrix.notRefused(billing, "ORDERS", "o-1", 403,
-                "billing may not write application ORDERS"));
-        failures.addAll(OwnershipMatrix.notRefused(client, "ORDERS", "o-1", 403,
-                "client may not write application ORDERS"));
-        failures.addAll(OwnershipMatrix.notRefused(anonymous, "ORDERS", "o-1", 401, ""));
-        assertThat(failures).as("writes that were not refused").isEmpty();
-        assertThat(orders.getJson("apps/ORDERS/o-1").body()).as("unchanged").isEqualTo(before);
-        assertThat(orders.getJson("apps/ORDERS/o-1-intruder").status()).isEqualTo(404);
+        OwnershipMatrix.assertStrangersWriteNothing(orders, anonymous, Map.of(billing, "billing", client, "client"));
         Matcher refused = Pattern.compile("muster_rejected_writes_total\\{[^}]*reason=\"not_owner\"[^}]*} (\\d+)")
                 .matcher(anonymous.get("metrics").body());
         assertThat(refused.find()).as("counted in /metrics").isTrue();

@@ -5,8 +5,10 @@ import io.muster.testing.Http.Reply;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static io.muster.testing.Http.instanceJson;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every client write to one application's instance (register, heartbeat, cancel, status override and its removal,
@@ -17,8 +19,25 @@ final class OwnershipMatrix {
     private OwnershipMatrix() {
     }
 
+    /**
+     * The owner registers {@code ORDERS/o-1}; then each stranger (a caller and the name its refusal gives) gets a
+     * 403 naming it, the anonymous caller a 401, for every write and spelling; and the instance is as it was.
+     */
+    static void assertStrangersWriteNothing(Http owner, Http anonymous, Map<Http, String> strangers) {
+        assertThat(owner.postJson("apps/ORDERS", instanceJson("ORDERS", "o-1", "UP", 1000)).status())
+                .isEqualTo(204);
+        String before = owner.getJson("apps/ORDERS/o-1").body();
+        List<String> failures = new ArrayList<>();
+        strangers.forEach((caller, name) -> failures.addAll(notRefused(caller, "ORDERS", "o-1", 403,
+                name + " may not write application ORDERS")));
+        failures.addAll(notRefused(anonymous, "ORDERS", "o-1", 401, ""));
+        assertThat(failures).as("writes that were not refused").isEmpty();
+        assertThat(owner.getJson("apps/ORDERS/o-1").body()).as("unchanged").isEqualTo(before);
+        assertThat(owner.getJson("apps/ORDERS/o-1-intruder").status()).as("never registered").isEqualTo(404);
+    }
+
     /** The calls that were not refused as expected, described; empty when every one was. */
-    static List<String> notRefused(Http caller, String app, String id, int status, String reason) {
+    private static List<String> notRefused(Http caller, String app, String id, int status, String reason) {
         List<String> failures = new ArrayList<>();
         for (String[] call : writesTo(app, id)) {
             for (String path : spellings(call[1])) {

@@ -46,12 +46,12 @@ class RealServersIT {
             home = s.filter(p -> p.getFileName().toString().startsWith("apache-tomcat-10.1")).findFirst().orElseThrow();
         }
         Path base = Path.of("target", "tomcat-base").toAbsolutePath();
-        RealTomcat.deleteTree(base);
+        io.muster.testing.Trees.deleteTree(base);
         for (String d : new String[]{"conf/Catalina/localhost", "logs", "temp", "webapps", "work"}) {
             Files.createDirectories(base.resolve(d));
         }
-        RealTomcat.copyTree(home.resolve("conf"), base.resolve("conf"));
-        RealTomcat.copyTree(home.resolve("webapps/manager"), base.resolve("webapps/manager"));
+        io.muster.testing.Trees.copyTree(home.resolve("conf"), base.resolve("conf"));
+        io.muster.testing.Trees.copyTree(home.resolve("webapps/manager"), base.resolve("webapps/manager"));
         String serverXml = Files.readString(base.resolve("conf/server.xml"))
                 .replace("<Server port=\"8005\"", "<Server port=\"-1\"")
                 .replace("<Connector port=\"8080\"", "<Connector address=\"127.0.0.1\" port=\"" + TOMCAT_PORT + "\"");
@@ -143,7 +143,7 @@ class RealServersIT {
     void payaraServerDeploysManagesAndServesTheWar() throws Exception {
         Path asadmin = SERVERS.resolve("payara6/bin/asadmin");
         Path domains = Path.of("target", "payara-domains").toAbsolutePath();
-        RealTomcat.deleteTree(domains);
+        io.muster.testing.Trees.deleteTree(domains);
         Files.createDirectories(domains);
         run(List.of("bash", asadmin.toString(), "create-domain", "--nopassword=true", "--portbase", "21000",
                 "--domaindir", domains.toString(), "muster-it"), Map.of(), 180);

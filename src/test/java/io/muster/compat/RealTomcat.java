@@ -1,11 +1,11 @@
 package io.muster.compat;
 
+import io.muster.testing.Trees;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,12 +32,12 @@ final class RealTomcat implements AutoCloseable {
     RealTomcat(Path base, int... ports) throws IOException {
         this.home = home();
         this.base = base.toAbsolutePath();
-        deleteTree(this.base);
+        Trees.deleteTree(this.base);
         for (String d : new String[]{"conf/Catalina/localhost", "logs", "temp", "webapps", "work"}) {
             Files.createDirectories(this.base.resolve(d));
         }
-        copyTree(home.resolve("conf"), this.base.resolve("conf"));
-        copyTree(home.resolve("webapps/manager"), this.base.resolve("webapps/manager"));
+        Trees.copyTree(home.resolve("conf"), this.base.resolve("conf"));
+        Trees.copyTree(home.resolve("webapps/manager"), this.base.resolve("webapps/manager"));
         String connectors = IntStream.of(ports).skip(1)
                 .mapToObj(p -> "<Connector address=\"127.0.0.1\" port=\"" + p + "\"/>").collect(Collectors.joining());
         Path serverXml = this.base.resolve("conf/server.xml");
@@ -99,11 +99,7 @@ final class RealTomcat implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         if (process != null) {
-            process.destroy();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
+            Trees.stop(process);
             process = null;
         }
     }
@@ -124,29 +120,5 @@ final class RealTomcat implements AutoCloseable {
             Thread.sleep(250);
         }
         assertThat(last).as(http.baseUrl() + path + " within " + seconds + " s").isEqualTo(status);
-    }
-
-    static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : s.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 }

@@ -84,7 +84,7 @@ class TomcatSetupIT {
         assertThat(examples).as("README's curl examples").hasSize(4);
 
         Path ops = Path.of("target", "tomcat-docs-ops").toAbsolutePath();
-        RealTomcat.deleteTree(ops);
+        io.muster.testing.Trees.deleteTree(ops);
         Files.createDirectories(ops);
         Path war = Files.copy(WAR, ops.resolve("eureka.war"));
         Path contextFile = ops.resolve("eureka.xml");
