@@ -284,7 +284,7 @@ public final class Chaos {
         fault.run();
         load.phase(ClientLoad.Phase.RENEW_ONLY, s.opsPerSecond);
         load.settle();
-        Convergence.Verdict v = convergence.await(cluster.urls(), ledger, s.converge);
+        Convergence.Verdict v = convergence.await(cluster.urls(), ledger, s.converge, bound);
         double drained = awaitQueuesDrained(Duration.ofSeconds(60));
         List<NodeGauges> gauges = cluster.nodes.stream().map(NodeGauges::of).toList();
         FaultResult r = new FaultResult(name, injected, Duration.between(started, Instant.now()), v, drained,
@@ -294,6 +294,7 @@ public final class Chaos {
         gauges.forEach(g -> log("  " + g.brief()));
         v.examples().forEach(e -> log("  e.g. " + e));
         v.pollExamples().forEach(e -> log("  at a poll: " + e));
+        v.pastBound().forEach(e -> log("  past the bound: " + e));
         for (String id; (id = load.capRefusedKnownIds.poll()) != null; ) {
             log("  " + id + ": a known instance refused at the cap; the client's writes");
             load.history(id).forEach(h -> log("    " + h));

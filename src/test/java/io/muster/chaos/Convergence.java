@@ -16,10 +16,19 @@ import java.util.Set;
 final class Convergence {
     record Verdict(boolean converged, double seconds, int checked, int lost, int wrongStatus, int resurrected,
                    int unknown, int duplicates, int uncertain, List<String> hashes, List<String> examples,
-                   List<String> exampleIds, int resurrectedAtAnyPoll, List<String> pollExamples) {
-        Verdict withResurrectedAtAnyPoll(int n, List<String> pollExamples) {
+                   List<String> exampleIds, int resurrectedAtAnyPoll, List<String> pollExamples,
+                   List<String> pastBound) {
+        Verdict withResurrectedAtAnyPoll(int n, List<String> pollExamples, List<String> pastBound) {
             return new Verdict(converged, seconds, checked, lost, wrongStatus, resurrected, unknown, duplicates,
-                    uncertain, hashes, examples, exampleIds, n, pollExamples);
+                    uncertain, hashes, examples, exampleIds, n, pollExamples, pastBound);
+        }
+
+        /** What still differed, for the first poll past the bound: where to look when a row misses it. */
+        List<String> differences() {
+            List<String> d = new ArrayList<>(examples);
+            d.add(String.format("at %.1f s: %d lost, %d wrong status, %d cancelled listed, %d unknown, %d duplicates,"
+                    + " hashes %s", seconds, lost, wrongStatus, resurrected, unknown, duplicates, hashes));
+            return d;
         }
     }
 
@@ -35,13 +44,17 @@ final class Convergence {
      * before it: the most seen at one poll is the verdict's {@code resurrectedAtAnyPoll} (the end state alone hides a cancelled instance
      * that was back for a minute and then repaired).
      */
-    Verdict await(List<String> nodes, Ledger ledger, Duration timeout) throws InterruptedException {
+    Verdict await(List<String> nodes, Ledger ledger, Duration timeout, Duration bound) throws InterruptedException {
         long start = System.nanoTime();
         Verdict v;
         int worst = 0;
         List<String> worstExamples = List.of();
+        List<String> pastBound = List.of();
         do {
             v = once(nodes, ledger, (System.nanoTime() - start) / 1e9);
+            if (!v.converged && pastBound.isEmpty() && System.nanoTime() - start > bound.toNanos()) {
+                pastBound = v.differences();
+            }
             // a node that has just started answers with what its sync copied, and receives the writes made since
             // only from the moment its connector accepts (replication to it lands within the same allowance)
             boolean settled = System.nanoTime() - start > REPLICATED_WITHIN_NANOS;
@@ -50,11 +63,11 @@ final class Convergence {
                 worstExamples = v.pollExamples();
             }
             if (v.converged) {
-                return v.withResurrectedAtAnyPoll(worst, worstExamples);
+                return v.withResurrectedAtAnyPoll(worst, worstExamples, pastBound);
             }
             Thread.sleep(500);
         } while (System.nanoTime() - start < timeout.toNanos());
-        return v.withResurrectedAtAnyPoll(worst, worstExamples);
+        return v.withResurrectedAtAnyPoll(worst, worstExamples, pastBound);
     }
 
     Verdict once(List<String> nodes, Ledger ledger, double elapsed) {
@@ -109,6 +122,6 @@ final class Convergence {
                 && duplicates == 0;
         return new Verdict(ok, elapsed, expected.size(), lost.size(), wrong.size(), back.size(), unknown.size(),
                 duplicates, ledger.uncertainCount(), hashes, examples, List.copyOf(exampleIds), backSettled.size(),
-                pollExamples);
+                pollExamples, List.of());
     }
 }
