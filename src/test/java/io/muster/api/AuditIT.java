@@ -34,25 +34,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AuditIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    @ArquillianResource
+    URL base;
+    Http anonymous;
+    /** The realm's operator: the only caller that may read the trail. */
+    Http admin;
+
     @Deployment(testable = false)
     static WebArchive war() {
         return PackagedWar.load();
     }
 
-    @ArquillianResource
-    URL base;
-    Http anonymous;
-    Http admin;
-
     @BeforeEach
-    void users() throws Exception {
+    void callers() throws Exception {
         EmbeddedRealm.ensureUsers();
         anonymous = new Http(base.toString());
         admin = anonymous.as(EmbeddedRealm.ADMIN, EmbeddedRealm.ADMIN_PASSWORD);
-    }
-
-    private void register(String app, String id) {
-        assertThat(anonymous.postJson("apps/" + app, instanceJson(app, id, "UP", 1000)).status()).isEqualTo(204);
+        for (String app : new String[]{"AUDITED", "LEAVING"}) {
+            for (int i = 1; i <= 2; i++) {
+                String id = app.substring(0, 1).toLowerCase(java.util.Locale.ROOT) + "-" + i;
+                assertThat(anonymous.postJson("apps/" + app, instanceJson(app, id, "UP", 1000)).status())
+                        .isEqualTo(204);
+            }
+        }
     }
 
     private List<JsonNode> audit(String query) throws Exception {
@@ -76,8 +80,6 @@ class AuditIT {
 
     @Test
     void aClientsOverrideAndAnOperatorsActionAreRecordedWithWhoWhereAndTheResult() throws Exception {
-        register("AUDITED", "a-1");
-        register("AUDITED", "a-2");
         Instant before = Instant.now().minusSeconds(1);
         // client endpoints are open by default, so the container names no principal: the address says who
         assertThat(anonymous.send("PUT", "apps/AUDITED/a-1/status?value=OUT_OF_SERVICE", null,
@@ -128,8 +130,6 @@ class AuditIT {
 
     @Test
     void aClientsCancellationIsADeregistrationByItButAPeersReplicatedOneIsNot() throws Exception {
-        register("LEAVING", "l-1");
-        register("LEAVING", "l-2");
         Http peer = anonymous.as(EmbeddedRealm.PEER, EmbeddedRealm.PEER_PASSWORD);
         assertThat(peer.send("DELETE", "apps/LEAVING/l-2", null, "x-netflix-discovery-replication", "true")
                 .status()).isEqualTo(200);
