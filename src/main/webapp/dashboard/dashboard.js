@@ -5,7 +5,7 @@
   'use strict';
   var REFRESH_MS = 5000;
   var PAGE_SIZE = 50;
-  var state = { status: null, apps: [], page: 0, expanded: {}, admin: null, query: '', timelineQuery: '' };
+  var state = { status: null, apps: [], page: 0, expanded: {}, admin: null, query: '', timelineQuery: '', auditApp: '' };
 
   function $(id) { return document.getElementById(id); }
   /** ", set by operator admin at 12:00:03": who set an override, from the server's own record. */
@@ -78,8 +78,34 @@
         state.status = results[0];
         state.apps = results[1] ? results[1].applications.application : [];
         render();
+        return refreshAudit();
       })
       .catch(function (e) { console.warn('refresh failed', e.message); });
+  }
+
+  /** The audit trail, newest first: admins only, so it is fetched with their credentials once signed in. */
+  function refreshAudit() {
+    if (!state.admin) { return null; }
+    var q = state.auditApp.trim();
+    return getJson('api/audit?limit=200' + (q ? '&app=' + encodeURIComponent(q) : ''),
+      { 'Authorization': state.admin.authorization, 'X-Muster-Dashboard': '1' })
+      .then(renderAudit)
+      .catch(function (e) { console.warn('audit refresh failed', e.message); });
+  }
+
+  function renderAudit(trail) {
+    var body = $('audit-table').tBodies[0];
+    body.replaceChildren();
+    trail.entries.forEach(function (e) {
+      var f = e.from || {};
+      var from = [f.address, [f.identityName, f.identityVersion].filter(Boolean).join(' '), f.identityId ? 'id ' + f.identityId : '']
+        .filter(Boolean).join(', ');
+      var tr = row([when(e.at), e.who, from, e.action, e.app, e.instance, e.value, e.status + ' ' + e.result]);
+      tr.lastChild.className = 'result-' + e.result;
+      body.appendChild(tr);
+    });
+    $('audit-note').textContent = '(last ' + trail.maxEntries + ' kept' + (trail.dropped ? ', ' + trail.dropped + ' dropped' : '') + ')';
+    $('audit').hidden = false;
   }
 
   function render() {
@@ -348,6 +374,7 @@
       $('signed-in').hidden = false;
       $('signed-in').textContent = 'admin: ' + state.admin.user;
       $('password').value = '';
+      return refreshAudit();
     }).catch(function () { $('sign-in-error').textContent = 'not an admin (wrong user, password or role)'; });
   }
 
@@ -355,6 +382,7 @@
   $('sign-in').addEventListener('submit', signIn);
   $('search').addEventListener('input', function (e) { state.query = e.target.value; state.page = 0; renderApps(); });
   $('timeline-filter').addEventListener('input', function (e) { state.timelineQuery = e.target.value; if (state.status) { renderTimeline(state.status.recentActivity); } });
+  $('audit-filter').addEventListener('input', function (e) { state.auditApp = e.target.value; refreshAudit(); });
   $('prev').addEventListener('click', function () { state.page = Math.max(0, state.page - 1); renderApps(); });
   $('next').addEventListener('click', function () { state.page++; renderApps(); });
   $('instance-close').addEventListener('click', function () { $('instance-dialog').close(); });

@@ -1,59 +1,63 @@
 package io.muster.api;
 
-import com.google.common.cache.Cache;
-import com.google.common.cache.CacheBuilder;
+import io.muster.audit.Actor;
+import io.muster.audit.AuditAction;
+import io.muster.audit.AuditTrail;
 import io.muster.model.InstanceStatus;
 
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Logger;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Who changed what an instance's clients see, beside what happened: status overrides set and removed, operators'
- * actions and writes refused for want of a right, one line each on the logger {@code io.muster.audit} (route it
- * to a file of its own with the container's logging configuration).
+ * The audit trail for callers that hold no {@link Api}: an operator's action from the JMX console is recorded in
+ * the trail of the server running in this class loader. Code that has the request uses {@link Api#audit()}, which
+ * also records where the request came from.
  *
- * <p>Refusals are what a hostile or misconfigured client can repeat without end, so they are logged once a minute
- * per caller and application (the metric counts them all); the memory this takes is bounded.
+ * <p>Static state and live redeploys: a server attaches its trail at start and detaches it at stop, so nothing
+ * outlives an undeploy. Each deployed WAR has a class loader, hence statics, of its own; should two servers run in
+ * one class loader (tests), the statics cannot tell whose action it is, and only write the log line.
  */
 public final class AuditLog {
-    private static final Logger LOG = Logger.getLogger("io.muster.audit");
-    private static final Duration REFUSAL_QUIET = Duration.ofMinutes(1);
-    /** Refusals seen and not yet logged, by caller and application. */
-    private static final Cache<String, AtomicLong> QUIET = CacheBuilder.newBuilder().maximumSize(10_000)
-            .expireAfterWrite(REFUSAL_QUIET).build();
+    private static final List<AuditTrail> ATTACHED = new CopyOnWriteArrayList<>();
+    private static final AuditTrail LOG_ONLY = AuditTrail.logOnly();
 
     private AuditLog() {
     }
 
+    /** Called by the server at start. */
+    public static void attach(AuditTrail trail) {
+        ATTACHED.add(trail);
+    }
+
+    /** Called by the server at stop. */
+    public static void detach(AuditTrail trail) {
+        ATTACHED.remove(trail);
+    }
+
     public static void overrideSet(String by, String app, String id, InstanceStatus status) {
-        LOG.info(() -> "audit: " + by + " set the status override of " + app + "/" + id + " to " + status);
+        trail().record(AuditAction.OVERRIDE_SET, Actor.named(by), InstanceWrites.appName(app), id, status.name(), 200);
     }
 
     public static void overrideRemoved(String by, String app, String id) {
-        LOG.info(() -> "audit: " + by + " removed the status override of " + app + "/" + id);
+        trail().record(AuditAction.OVERRIDE_REMOVED, Actor.named(by), InstanceWrites.appName(app), id, null, 200);
     }
 
     public static void deregistered(String by, String app, String id) {
-        LOG.info(() -> "audit: " + by + " deregistered " + app + "/" + id);
+        trail().record(AuditAction.DEREGISTERED, Actor.named(by), InstanceWrites.appName(app), id, null, 200);
     }
 
-    /** A write refused for want of a right: the first in a minute per caller and application is logged. */
+    /** An operator's action on the server rather than on an instance: {@code operation} says which. */
+    public static void operation(String by, String operation) {
+        trail().record(AuditAction.OPERATION, Actor.named(by), null, null, operation, 200);
+    }
+
+    /** A write refused for want of a right: the first in a minute per caller and application is recorded. */
     public static void refused(String by, String app, String reason) {
-        String key = by + "\u0000" + app;
-        AtomicLong since = QUIET.getIfPresent(key);
-        if (since != null) {
-            since.incrementAndGet();
-            return;
-        }
-        AtomicLong fresh = new AtomicLong();
-        AtomicLong raced = QUIET.asMap().putIfAbsent(key, fresh);
-        if (raced != null) {
-            raced.incrementAndGet();
-            return;
-        }
-        LOG.warning(() -> "audit: refused a write by " + by + " to " + app + ": " + reason
-                + " (further refusals of this caller for this application are not logged for "
-                + REFUSAL_QUIET.toSeconds() + " s; muster_rejected_writes_total{reason=\"not_owner\"} counts them)");
+        trail().refused(Actor.named(by), app, reason);
+    }
+
+    private static AuditTrail trail() {
+        List<AuditTrail> now = List.copyOf(ATTACHED);
+        return now.size() == 1 ? now.get(0) : LOG_ONLY;
     }
 }

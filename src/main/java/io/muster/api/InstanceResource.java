@@ -47,8 +47,9 @@ public final class InstanceResource {
 
     @DELETE
     public Response cancel(@PathParam("app") String app, @PathParam("id") String id,
-                           @HeaderParam(Origins.REPLICATION_HEADER) String replication) {
-        return api.writes().cancel(app, id, Origins.of(replication)).toResponse();
+                           @HeaderParam(Origins.REPLICATION_HEADER) String replication,
+                           @Context HttpServletRequest caller) {
+        return api.writes().cancel(app, id, Origins.of(replication), Callers.client(caller)).toResponse();
     }
 
     @PUT
@@ -59,7 +60,7 @@ public final class InstanceResource {
                                  @HeaderParam(Origins.REPLICATION_HEADER) String replication,
                                  @Context HttpServletRequest caller) {
         return api.writes().statusUpdate(app, id, value, lastDirtyTimestamp, Origins.of(replication),
-                Callers.client(caller.getUserPrincipal(), caller.getRemoteAddr())).toResponse();
+                Callers.client(caller)).toResponse();
     }
 
     @DELETE
@@ -70,7 +71,7 @@ public final class InstanceResource {
                                          @HeaderParam(Origins.REPLICATION_HEADER) String replication,
                                          @Context HttpServletRequest caller) {
         return api.writes().deleteStatusOverride(app, id, value, lastDirtyTimestamp, Origins.of(replication),
-                Callers.client(caller.getUserPrincipal(), caller.getRemoteAddr())).toResponse();
+                Callers.client(caller)).toResponse();
     }
 
     /** Each query parameter is a metadata entry (the first value of a repeated one). */

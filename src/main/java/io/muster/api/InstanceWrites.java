@@ -1,5 +1,8 @@
 package io.muster.api;
 
+import io.muster.audit.Actor;
+import io.muster.audit.AuditAction;
+import io.muster.audit.AuditTrail;
 import io.muster.codec.EurekaCodec;
 import io.muster.codec.WireFormatException;
 import io.muster.model.InstanceInfo;
@@ -18,7 +21,8 @@ import java.util.Map;
 /**
  * The rules of every write to one instance (register, heartbeat, cancel, status override, metadata), once for all
  * roads: the servlet fast paths, the JAX-RS resources and a peer's replication batch. Refusals are thrown as
- * {@link Problem}s before the registry is touched.
+ * {@link Problem}s before the registry is touched. Status overrides and cancellations asked for by a client or an
+ * operator (not a peer's replicated ones) go to the audit trail with their result.
  */
 public final class InstanceWrites {
     static final String BAD_TIMESTAMP = "lastDirtyTimestamp must be a number of milliseconds";
@@ -34,15 +38,21 @@ public final class InstanceWrites {
     private final InstanceRegistry registry;
     private final Clock clock;
     private final PeerLookup peers;
+    private final AuditTrail audit;
 
     public InstanceWrites(InstanceRegistry registry, Clock clock) {
         this(registry, clock, PeerLookup.NONE);
     }
 
     public InstanceWrites(InstanceRegistry registry, Clock clock, PeerLookup peers) {
+        this(registry, clock, peers, AuditTrail.logOnly());
+    }
+
+    public InstanceWrites(InstanceRegistry registry, Clock clock, PeerLookup peers, AuditTrail audit) {
         this.registry = registry;
         this.clock = clock;
         this.peers = peers;
+        this.audit = audit;
     }
 
     /** Registers an instance: 204 as Eureka answers (Java clients count nothing else as success). */
@@ -116,8 +126,16 @@ public final class InstanceWrites {
         };
     }
 
+    /** A cancel the caller audits itself, if at all. */
     public Reply cancel(String app, String id, Origin origin) {
         return cancelled(app, id, origin).toReply(null);
+    }
+
+    /** A cancel, audited as a deregistration by {@code by} unless a peer replicated it. */
+    public Reply cancel(String app, String id, Origin origin, Actor by) {
+        WriteResult r = cancelled(app, id, origin);
+        audit(AuditAction.DEREGISTERED, origin, by, app, id, null, r.status());
+        return r.toReply(null);
     }
 
     WriteResult cancelled(String app, String id, Origin origin) {
@@ -131,32 +149,37 @@ public final class InstanceWrites {
 
     /** Departure from Eureka: a missing or unknown status value is a 400 here (Eureka answers 500). */
     public Reply statusUpdate(String app, String id, String value, String lastDirtyTimestamp, Origin origin) {
-        return statusUpdate(app, id, value, lastDirtyTimestamp, origin, null);
+        return statusUpdate(app, id, value, lastDirtyTimestamp, origin, (Actor) null);
     }
 
     /** @param setBy who asks, as the dashboard and the audit log name them; null for "a client" */
     public Reply statusUpdate(String app, String id, String value, String lastDirtyTimestamp, Origin origin,
                               String setBy) {
+        return statusUpdate(app, id, value, lastDirtyTimestamp, origin, setBy == null ? null : Actor.named(setBy));
+    }
+
+    /** @param by who asks and from where; null for "a client" */
+    public Reply statusUpdate(String app, String id, String value, String lastDirtyTimestamp, Origin origin,
+                              Actor by) {
         if (value == null) {
             throw Problem.badRequest("Missing status value (?value=UP|DOWN|STARTING|OUT_OF_SERVICE|UNKNOWN)");
         }
-        return statusUpdate(app, id, status(value), timestamp(lastDirtyTimestamp), origin, setBy).toReply(null);
+        return statusUpdate(app, id, status(value), timestamp(lastDirtyTimestamp), origin, by).toReply(null);
     }
 
     WriteResult statusUpdate(String app, String id, InstanceStatus status, Long lastDirtyTimestamp, Origin origin) {
-        return statusUpdate(app, id, status, lastDirtyTimestamp, origin, null);
+        return statusUpdate(app, id, status, lastDirtyTimestamp, origin, (Actor) null);
     }
 
     private WriteResult statusUpdate(String app, String id, InstanceStatus status, Long lastDirtyTimestamp,
-                                     Origin origin, String setBy) {
+                                     Origin origin, Actor by) {
         orderable(lastDirtyTimestamp);
-        boolean found = setBy == null || origin == Origin.PEER
+        boolean found = by == null || origin == Origin.PEER
                 ? registry.statusUpdate(appName(app), id, status, lastDirtyTimestamp, origin)
-                : registry.statusUpdate(appName(app), id, status, lastDirtyTimestamp, origin, setBy);
-        if (found && origin != Origin.PEER) {
-            AuditLog.overrideSet(setBy == null ? "a client" : setBy, appName(app), id, status);
-        }
-        return WriteResult.found(found);
+                : registry.statusUpdate(appName(app), id, status, lastDirtyTimestamp, origin, by.who());
+        WriteResult r = WriteResult.found(found);
+        audit(AuditAction.OVERRIDE_SET, origin, by, app, id, status.name(), r.status());
+        return r;
     }
 
     public Reply deleteStatusOverride(String app, String id, String value, String lastDirtyTimestamp,
@@ -168,11 +191,15 @@ public final class InstanceWrites {
     /** @param by who asks, for the audit log; null for "a client" */
     public Reply deleteStatusOverride(String app, String id, String value, String lastDirtyTimestamp,
                                       Origin origin, String by) {
+        return deleteStatusOverride(app, id, value, lastDirtyTimestamp, origin, by == null ? null : Actor.named(by));
+    }
+
+    /** @param by who asks and from where, for the audit log; null for "a client" */
+    public Reply deleteStatusOverride(String app, String id, String value, String lastDirtyTimestamp,
+                                      Origin origin, Actor by) {
         InstanceStatus status = value == null ? InstanceStatus.UNKNOWN : status(value);
         WriteResult r = deleteStatusOverride(app, id, status, timestamp(lastDirtyTimestamp), origin);
-        if (r.status() == 200 && origin != Origin.PEER) {
-            AuditLog.overrideRemoved(by == null ? "a client" : by, appName(app), id);
-        }
+        audit(AuditAction.OVERRIDE_REMOVED, origin, by, app, id, null, r.status());
         return r.toReply(null);
     }
 
@@ -185,6 +212,14 @@ public final class InstanceWrites {
 
     public Reply updateMetadata(String app, String id, Map<String, String> metadata) {
         return WriteResult.found(registry.updateMetadata(appName(app), id, metadata).isPresent()).toReply(null);
+    }
+
+    /** A peer's replicated write was audited where it was asked for. */
+    private void audit(AuditAction action, Origin origin, Actor by, String app, String id, String value,
+                       int status) {
+        if (origin != Origin.PEER) {
+            audit.record(action, by == null ? Actor.named("a client") : by, appName(app), id, value, status);
+        }
     }
 
     /** App names are case-insensitive: Eureka upper-cases the one in the URL. */

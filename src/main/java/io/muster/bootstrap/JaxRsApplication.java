@@ -14,6 +14,7 @@ import io.muster.api.StatusResource;
 import io.muster.api.VipResource;
 import io.muster.codec.JsonFactories;
 import io.muster.dashboard.AdminResource;
+import io.muster.dashboard.AuditResource;
 import io.muster.dashboard.DashboardResource;
 import io.muster.dashboard.OperationsResource;
 import jakarta.servlet.ServletContext;
@@ -40,7 +41,7 @@ final class JaxRsApplication {
                 new InstancesResource(api), new VipResource(api), new StatusResource(api),
                 new PeerReplicationResource(api), new ServerInfoResource(api), new OperationsResource(api),
                 new ClusterResource(api),
-                new AdminResource(api, clock), new DashboardResource(context));
+                new AdminResource(api, clock), new AuditResource(api), new DashboardResource(context));
         // Resources registered as classes, each bound to the one instance built here: registering the instances
         // themselves works too, but Jersey then logs "registered in SERVER runtime does not implement any provider
         // interfaces ... will be ignored" for each (its issue #3700), which reads like a fault in every deploy log.

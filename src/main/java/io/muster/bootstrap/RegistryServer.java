@@ -1,8 +1,10 @@
 package io.muster.bootstrap;
 
 import io.muster.api.Api;
+import io.muster.api.AuditLog;
 import io.muster.api.Probes;
 import io.muster.api.StatusReport;
+import io.muster.audit.AuditTrail;
 import io.muster.cache.ResponseCache;
 import io.muster.config.ServerConfig;
 import io.muster.eviction.Evictor;
@@ -49,6 +51,7 @@ import java.util.logging.Logger;
  *   <li>{@value #FILES}: the registry snapshot and the journal's compaction; big writes;</li>
  *   <li>{@value #JOURNAL}: the cancellation journal's appends, apart from the snapshot so that a cancel reaches the
  *       file within a moment, not after a snapshot of the whole registry;</li>
+ *   <li>{@value #AUDIT}: the audit trail's appends and log lines, off the request threads;</li>
  *   <li>{@value #REGIONS}: the remote-region fetches, when there are remote regions.</li>
  * </ul>
  */
@@ -59,6 +62,7 @@ public final class RegistryServer implements AutoCloseable {
     static final String FILES = "muster-files";
     static final String JOURNAL = "muster-journal";
     static final String REGIONS = "muster-regions";
+    static final String AUDIT = "muster-audit";
 
     private final ServerConfig config;
     private final InstanceRegistry registry;
@@ -85,6 +89,8 @@ public final class RegistryServer implements AutoCloseable {
     private final Scheduler peerLane;
     private final Scheduler files;
     private final Scheduler journal;
+    private final Scheduler auditLane;
+    private final AuditTrail audit;
     /** The remote-region fetches' own lane, or null without remote regions. */
     private final Scheduler regions;
     /** Why this node stays out of its cluster (see {@link PortClash}), or null when it joins. */
@@ -114,6 +120,9 @@ public final class RegistryServer implements AutoCloseable {
         this.peerLane = lanes.apply(PEERS);
         this.files = lanes.apply(FILES);
         this.journal = lanes.apply(JOURNAL);
+        this.auditLane = lanes.apply(AUDIT);
+        this.audit = new AuditTrail(clock, config.audit().maxEntries(), AuditTrail.DEFAULT_QUEUE,
+                drain -> auditLane.once("audit-append", drain));
         this.self = self;
         this.registry = new InstanceRegistry(clock, config.delta().retention(), config.limits(),
                 config.selfPreservation().expectedClientRenewalInterval());
@@ -175,7 +184,7 @@ public final class RegistryServer implements AutoCloseable {
         registry.addListener(changes.log());
         this.api = Api.create(registry, cache, gate, config.delta().disabled(), remoteRegions, clock, status,
                 metrics::scrape, () -> checker.digest().withReadsHeld(gate.isHoldingReads()), peers::anyPeerHolds,
-                peers::heardFromPeer);
+                peers::heardFromPeer, audit);
     }
 
     /**
@@ -183,6 +192,7 @@ public final class RegistryServer implements AutoCloseable {
      * the periodic tasks.
      */
     public void start() {
+        AuditLog.attach(audit);
         changes.start();
         if (detachedBecause == null) {
             startup.start(peerLane);
@@ -322,6 +332,9 @@ public final class RegistryServer implements AutoCloseable {
             snapshotLock.close();    // after the last write: the next deployment may take the file
         }
         journal.close();             // after the journal's close: no append is cut off by the lane's interrupt
+        AuditLog.detach(audit);
+        auditLane.close();
+        audit.close();               // after its lane stopped: what was accepted and not yet appended is logged
         peers.close();
         metrics.close();
         LOG.info("Muster: stopped");

@@ -146,6 +146,7 @@ public final class ConfigLoader {
         ServerConfig.ClusterCheckConfig clusterCheck = new ServerConfig.ClusterCheckConfig(
                 bool(true, "clusterCheck.enabled"), millis(30_000, 100, "clusterCheck.intervalMs"),
                 millis(60_000, 0, "clusterCheck.repairGraceMs"));
+        ServerConfig.AuditConfig audit = new ServerConfig.AuditConfig(integer(10_000, 0, "audit.maxEntries"));
         ServerConfig.KeyReport keys = keyReport();
         if ("true".equalsIgnoreCase(strict)) {
             keys.unknown().forEach(n -> problems.add("unknown setting " + n.key() + " (" + n.note()
@@ -155,7 +156,8 @@ public final class ConfigLoader {
             throw new InvalidConfigException(problems);
         }
         return new ServerConfig(eviction, selfPreservation, cache, delta, startup, peers, security, limits, metrics,
-                environment, dataCenter, instance, dashboard, snapshot, changes, remoteRegions, clusterCheck, keys);
+                environment, dataCenter, instance, dashboard, snapshot, changes, remoteRegions, clusterCheck, audit,
+                keys);
     }
 
     private ServerConfig.LimitsConfig limits() {

@@ -12,8 +12,12 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
                            PeerConfig peers, SecurityConfig security, LimitsConfig limits, MetricsConfig metrics,
                            String environment, String dataCenter, InstanceConfig instance, DashboardConfig dashboard,
                            SnapshotConfig snapshot, ChangeStreamConfig changes, RemoteRegionConfig remoteRegions,
-                           ClusterCheckConfig clusterCheck,
+                           ClusterCheckConfig clusterCheck, AuditConfig audit,
                            KeyReport keys) {
+
+    /** The audit trail keeps the last {@code maxEntries} actions in memory (each is also a log line). */
+    public record AuditConfig(int maxEntries) {
+    }
 
     /**
      * The registry file written on shutdown and every {@code interval}, restored at start when no peer answers.

@@ -1,11 +1,12 @@
 package io.muster.dashboard;
 
 import io.muster.api.Api;
-import io.muster.api.AuditLog;
+import io.muster.audit.Actor;
 import io.muster.api.Callers;
 import io.muster.api.Reply;
 import io.muster.model.InstanceStatus;
 import io.muster.registry.Origin;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -23,7 +24,8 @@ import java.util.Map;
 
 /**
  * The dashboard's actions, for {@code eureka-admin} users (the front door checks the role): take an instance out
- * of service, remove its override, deregister it. Actions are made as a client would make them, so peers get them.
+ * of service, remove its override, deregister it. Actions are made as a client would make them, so peers get them,
+ * and are audited with the operator's name and address.
  *
  * <p>CSRF: browsers resend BASIC credentials to any page's requests, so every action must carry the header
  * {@code X-Muster-CSRF} with a token from {@code GET /api/admin/csrf}, issued to the signed-in admin and valid for
@@ -58,20 +60,15 @@ public final class AdminResource {
     @Path("instances/{app}/{id}/{action}")
     public Response act(@PathParam("app") String app, @PathParam("id") String id,
                         @PathParam("action") String action, @HeaderParam(CSRF_HEADER) String token,
-                        @Context SecurityContext caller) {
+                        @Context SecurityContext caller, @Context HttpServletRequest request) {
         checkCsrf(token, caller);
+        Actor operator = Callers.operator(request);
         Reply done = switch (action) {
             case "out-of-service" -> api.writes().statusUpdate(app, id, InstanceStatus.OUT_OF_SERVICE.name(), null,
-                    Origin.CLIENT, Callers.operator(caller.getUserPrincipal()));
+                    Origin.CLIENT, operator);
             case "remove-override" -> api.writes().deleteStatusOverride(app, id, InstanceStatus.UNKNOWN.name(), null,
-                    Origin.CLIENT, Callers.operator(caller.getUserPrincipal()));
-            case "deregister" -> {
-                Reply r = api.writes().cancel(app, id, Origin.CLIENT);
-                if (r.status() == 200) {
-                    AuditLog.deregistered(Callers.operator(caller.getUserPrincipal()), app, id);
-                }
-                yield r;
-            }
+                    Origin.CLIENT, operator);
+            case "deregister" -> api.writes().cancel(app, id, Origin.CLIENT, operator);
             default -> Reply.empty(404);
         };
         return done.status() == 200 ? Response.ok(Map.of("ok", true)).build() : done.toResponse();

@@ -43,7 +43,9 @@ public enum Endpoint {
      */
     CLUSTER_REGISTRY(PEER, "cluster_registry"),
     ADMIN_CSRF(ADMIN, "admin"),
-    ADMIN_ACTION(ADMIN, "admin");
+    ADMIN_ACTION(ADMIN, "admin"),
+    /** Muster-only: who did what (the audit trail), for operators. */
+    AUDIT(ADMIN, "audit");
 
     private final Access access;
     private final String metricName;

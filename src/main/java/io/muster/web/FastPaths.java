@@ -1,6 +1,7 @@
 package io.muster.web;
 
 import io.muster.api.Api;
+import io.muster.api.Callers;
 import io.muster.api.Origins;
 import io.muster.api.Reply;
 import io.muster.cache.CacheKey;
@@ -33,7 +34,7 @@ final class FastPaths {
                     req.getHeader("Content-Encoding"), Origins.of(req.getHeader(Origins.REPLICATION_HEADER)),
                     req.getRemoteAddr());
             case CANCEL -> api.writes().cancel(route.app(), route.id(),
-                    Origins.of(req.getHeader(Origins.REPLICATION_HEADER)));
+                    Origins.of(req.getHeader(Origins.REPLICATION_HEADER)), Callers.client(req));
             case FULL_REGISTRY -> fetch(CacheKey.Entity.ALL_APPS, "", QueryString.first(req.getQueryString(), "regions"), req);
             case DELTA -> fetch(CacheKey.Entity.DELTA, "", QueryString.first(req.getQueryString(), "regions"), req);
             case APP -> fetch(CacheKey.Entity.APP, route.app(), null, req);

@@ -1,7 +1,6 @@
 package io.muster.web;
 
 import io.muster.api.Api;
-import io.muster.api.AuditLog;
 import io.muster.api.Callers;
 import io.muster.api.Failures;
 import io.muster.api.Origins;
@@ -189,7 +188,7 @@ public final class FrontDoor implements Filter {
             return true;
         }
         api.registry().refused(io.muster.registry.Refusal.NOT_OWNER);
-        AuditLog.refused(Callers.client(req.getUserPrincipal(), req.getRemoteAddr()),
+        api.audit().refused(Callers.client(req),
                 route.app() == null ? "(an auto-scaling group)" : route.app().toUpperCase(java.util.Locale.ROOT),
                 refusal);
         write(rsp, Reply.text(HttpServletResponse.SC_FORBIDDEN, refusal));

@@ -102,6 +102,9 @@ public final class Router {
         if (n == 2 && s.get(1).equals("status")) {
             return get(m, Endpoint.DASHBOARD_STATUS, s, null, null, null);
         }
+        if (n == 2 && s.get(1).equals("audit")) {
+            return get(m, Endpoint.AUDIT, s, null, null, null);
+        }
         if (n == 2 && s.get(1).equals("changes")) {
             return get(m, Endpoint.CHANGES, s, null, null, null);
         }

@@ -59,7 +59,7 @@ class LanesTest {
         server.start();
         try {
             assertThat(lanes).containsOnlyKeys(RegistryServer.FRESH, RegistryServer.PEERS, RegistryServer.FILES,
-                    RegistryServer.JOURNAL);
+                    RegistryServer.JOURNAL, RegistryServer.AUDIT);
             assertThat(names(lanes.get(RegistryServer.FRESH))).as("memory only: freshness and eviction")
                     .containsExactlyInAnyOrder("eviction", "delta-retention", "response-cache-refresh",
                             "renewal-threshold");
@@ -68,6 +68,8 @@ class LanesTest {
                             "self-registration");
             assertThat(names(lanes.get(RegistryServer.FILES))).containsExactly("registry-snapshot");
             assertThat(names(lanes.get(RegistryServer.JOURNAL))).as("written on demand, not on a timer").isEmpty();
+            assertThat(names(lanes.get(RegistryServer.AUDIT))).as("appends on demand, off the request threads")
+                    .isEmpty();
         } finally {
             server.close();
         }

@@ -175,6 +175,7 @@ class DashboardIT {
         assertThat(browser.findElement(By.id("instance-table")).getText())
                 .contains("metadata.management.port", "leaseInfo.lastRenewalTimestamp", "overriddenStatus");
         assertThat(browser.findElement(By.id("instance-actions")).isDisplayed()).as("anonymous: no actions").isFalse();
+        assertThat(browser.findElement(By.id("audit")).isDisplayed()).as("anonymous: no audit trail").isFalse();
         shot("dashboard-instance-anonymous");
         browser.findElement(By.id("instance-close")).click();
 
@@ -190,6 +191,13 @@ class DashboardIT {
         waitUpTo(10).until(d -> http.getJson("apps/SHOP/shop-1").body().contains("\"status\":\"OUT_OF_SERVICE\""));
         waitUpTo(10).until(d -> d.findElement(By.cssSelector("tr.app[data-app='SHOP']")).getText()
                 .contains("OUT_OF_SERVICE (1)"));
+        waitUpTo(15).until(d -> {
+            String audit = d.findElement(By.id("audit-table")).getText();
+            return audit.contains("operator " + ChildServer.ADMIN) && audit.contains("override-set")
+                    && audit.contains("shop-1") && audit.contains("OUT_OF_SERVICE") && audit.contains("200 ok");
+        });
+        assertThat(textOf("#audit-table")).as("from where").contains("127.0.0.1");
+        shot("dashboard-audit");
 
         browser.findElement(By.id("timeline-filter")).sendKeys("BILLING");
         waitUpTo(5).until(d -> {

@@ -58,7 +58,9 @@ public final class AttackMatrix {
                 new Call("POST", List.of("api", "admin", "instances", VICTIM_APP, VICTIM_ID, "deregister"), "",
                         csrf, "eureka-admin"),
                 new Call("POST", List.of("api", "admin", "instances", VICTIM_APP, VICTIM_ID, "out-of-service"), "",
-                        csrf, "eureka-admin"));
+                        csrf, "eureka-admin"),
+                // who did what, from where: operators only
+                new Call("GET", List.of("api", "audit?app=" + VICTIM_APP), null, List.of(), "eureka-admin"));
     }
 
     /** The spellings of a path; the first is the plain one. Version forms only for the Eureka API. */

@@ -20,6 +20,12 @@ class AccessTableTest {
     }
 
     @Test
+    void theAuditTrailIsForOperatorsOnlyWhateverClientAuthentication() {
+        assertThat(Endpoint.AUDIT.access().roles(false)).containsExactly("eureka-admin");
+        assertThat(Endpoint.AUDIT.access().roles(true)).containsExactly("eureka-admin");
+    }
+
+    @Test
     void statusOverridesFollowRegistersRuleAsInEureka() {
         for (Endpoint e : List.of(Endpoint.STATUS_OVERRIDE, Endpoint.DELETE_STATUS_OVERRIDE)) {
             assertThat(e.access()).isEqualTo(Endpoint.REGISTER.access());

@@ -61,6 +61,7 @@ class RouterTest {
                 "/v2/api/status", "/apps/A/i/x", "/apps/A/i/status/x", "/apps/A/i/j/k/l", "/peerreplication",
                 "/peerreplication/other", "/instances", "/instances/a/b", "/vips", "/status/x", "/health/x",
                 "/api", "/api/admin", "/api/admin/csrf/x", "/api/admin/instances/A/i/explode", "/api/other",
+                "/api/audit/x", "/v2/api/audit",
                 "/dashboard/../web.xml", "/dashboard/x", "/WEB-INF/web.xml", "/apps/./A", "/apps/../apps",
                 "/nothing"}) {
             Route r = route("GET", path);
@@ -79,6 +80,7 @@ class RouterTest {
         assertThat(route("POST", "/apps/delta").refusal().status()).isEqualTo(405);
         assertThat(route("GET", "/api/admin/instances/A/i/deregister").refusal().status()).isEqualTo(405);
         assertThat(route("OPTIONS", "/apps").refusal().status()).isEqualTo(405);
+        assertThat(route("DELETE", "/api/audit").refusal().headers()).containsEntry("Allow", "GET, HEAD");
         assertThat(route("PATCH", "/apps/A/i/status").refusal().status()).isEqualTo(405);
     }
 
@@ -90,6 +92,7 @@ class RouterTest {
         assertThat(route("GET", "/metrics").endpoint()).isEqualTo(Endpoint.METRICS);
         assertThat(route("GET", "/api/status").endpoint()).isEqualTo(Endpoint.DASHBOARD_STATUS);
         assertThat(route("GET", "/api/admin/csrf").endpoint()).isEqualTo(Endpoint.ADMIN_CSRF);
+        assertThat(route("GET", "/api/audit").endpoint()).isEqualTo(Endpoint.AUDIT);
         Route action = route("POST", "/api/admin/instances/A/i-1/out-of-service");
         assertThat(action.endpoint()).isEqualTo(Endpoint.ADMIN_ACTION);
         assertThat(action.app()).isEqualTo("A");
