@@ -44,8 +44,13 @@ class TomcatOwnershipIT {
             Http admin = anonymous.as("admin", "CHANGE-ME-admin");
             assertThat(admin.delete("apps/BILLING/b-1").status()).as("operators write every app").isEqualTo(200);
             assertThat(orders.delete("apps/ORDERS/o-1").status()).isEqualTo(200);
-            assertThat(tomcat.consoleLines("audit: refused a write by client client-billing to ORDERS"))
-                    .as("logged once a minute per caller and application").hasSize(1);
+            String refusal = "audit: refused a write by client client-billing to ORDERS";
+            long deadline = System.nanoTime() + 5_000_000_000L;   // the audit lane writes it a moment later
+            while (tomcat.consoleLines(refusal).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(tomcat.consoleLines(refusal)).as("logged once a minute per caller and application")
+                    .hasSize(1);
         }
     }
 }
