@@ -26,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Muster's MBeans on a real Tomcat 10.1 as an operator reaches them: through Tomcat's JMX proxy servlet (the
  * manager's {@code /manager/jmxproxy/}, role {@code manager-jmx}) and through a JMX connector with authentication
  * on, as JConsole connects. The values are live, an operation takes an instance out of service for every client,
- * the audit line names who did it, and after an undeploy nothing of Muster is left in Tomcat's MBean server (nor
- * its class loader, after a redeploy and a second undeploy).
+ * the audit line names who did it, and after an undeploy nothing of Muster is left in Tomcat's MBean server, the
+ * second time too (after a redeploy). Whether the class loader goes is RealServersIT's findleaks check.
  *
  * <p>Ports: {@code -Dtomcat.mbeans.port} for HTTP, the next one for the JMX connector.
  */
@@ -46,7 +46,7 @@ class TomcatMBeansIT {
                 "the build unpacks the servers unless -Dservers.skip=true");
         try (RealTomcat tomcat = new RealTomcat(Path.of("target", "tomcat-mbeans"), PORT)) {
             Path users = tomcat.base().resolve("conf/tomcat-users.xml");
-            // as server-config/tomcat/jmx.md says: a user of its own for the JMX proxy
+            // as server-config/jmx.md says: a user of its own for the JMX proxy
             Files.writeString(users, Files.readString(users).replace("</tomcat-users>", "<user username=\""
                     + JMX_USER + "\" password=\"" + JMX_PASSWORD + "\" roles=\"manager-jmx\"/>\n</tomcat-users>"));
             Path context = tomcat.base().resolve("eureka.xml");
@@ -102,8 +102,6 @@ class TomcatMBeansIT {
             assertThat(proxy.get("?qry=" + encode("io.muster:*")).body()).contains("Name: " + REGISTRY);
             assertThat(manager.get("undeploy?path=/eureka").body()).startsWith("OK");
             assertThat(proxy.get("?qry=" + encode("io.muster:*")).body()).contains("Number of results: 0");
-            assertThat(RealTomcat.findLeaksSettled(manager)).as("no class loader of an undeployed Muster left")
-                    .contains("No memory leaks found");
         }
     }
 
@@ -116,7 +114,7 @@ class TomcatMBeansIT {
     }
 
     /**
-     * JMX remote as an operator turns it on for JConsole (server-config/tomcat/jmx.md): loopback only, one port,
+     * JMX remote as an operator turns it on for JConsole (server-config/jmx.md): loopback only, one port,
      * password and access files readable by Tomcat's user only.
      */
     private static List<String> jmxRemote(Path base) throws Exception {
