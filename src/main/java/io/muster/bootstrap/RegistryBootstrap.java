@@ -71,6 +71,7 @@ public final class RegistryBootstrap implements ServletContextListener {
         jersey.setAsyncSupported(true);
         jersey.addMapping("/*");
         LOG.info(whereClientsPoint(context.getContextPath()));
+        server.registerMBeans(context.getVirtualServerName());   // last: nothing after it can fail the start
     }
 
     /**

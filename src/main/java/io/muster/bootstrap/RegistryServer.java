@@ -9,6 +9,8 @@ import io.muster.cache.ResponseCache;
 import io.muster.config.ServerConfig;
 import io.muster.eviction.Evictor;
 import io.muster.eviction.SelfPreservation;
+import io.muster.jmx.MusterMBeans;
+import io.muster.jmx.Parts;
 import io.muster.metrics.MusterMetrics;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
@@ -83,6 +85,9 @@ public final class RegistryServer implements AutoCloseable {
     private final ChangeStreams changes;
     private final RemoteRegions remoteRegions;
     private final ClusterChecker checker;
+    private final StatusSource source;
+    /** The deployment's MBeans, once registered (see {@link #registerMBeans}). */
+    private volatile MusterMBeans mbeans;
     /** Whether this node told its peers it accepts requests (at its first request). */
     private final AtomicBoolean announced = new AtomicBoolean();
     private final Scheduler fresh;
@@ -172,7 +177,7 @@ public final class RegistryServer implements AutoCloseable {
                 }));
         ReplicaStatus replicas = new ReplicaStatus(peers, registry, selfRegistration,
                 config.peers().minAvailableForHealthy());
-        StatusSource source = new StatusSource(registry, selfPreservation, evictor, cache, peers::statuses, clock);
+        this.source = new StatusSource(registry, selfPreservation, evictor, cache, peers::statuses, clock);
         String version = BuildVersion.read();
         StatusReport status = new StatusReport(source, new Probes(gate, detachedBecause), gate, clock,
                 config.environment(), config.dataCenter(), version, settings(config), replicas::report,
@@ -213,10 +218,7 @@ public final class RegistryServer implements AutoCloseable {
         fresh.every("renewal-threshold", config.selfPreservation().thresholdUpdateInterval(),
                 selfPreservation::updateThreshold);
         if (snapshot != null) {
-            files.every("registry-snapshot", config.snapshot().interval(), () -> {
-                snapshot.save();
-                cancels.compact();
-            });
+            files.every("registry-snapshot", config.snapshot().interval(), this::writeSnapshot);
         }
         startRemoteRegions();
         if (detachedBecause == null) {
@@ -224,6 +226,34 @@ public final class RegistryServer implements AutoCloseable {
         }
         config.keys().unknown().forEach(k -> LOG.warning("Muster: unknown setting " + k.key() + ": " + k.note()));
         config.keys().noEffect().forEach(k -> LOG.info("Muster: setting " + k.key() + " has " + k.note()));
+    }
+
+    /** The files lane's periodic work, which an operator can also ask for now (an MBean operation). */
+    private void writeSnapshot() {
+        snapshot.save();
+        cancels.compact();
+    }
+
+    /**
+     * Registers the deployment's MBeans in the platform MBean server (see {@link MusterMBeans}); they leave it
+     * first thing at {@link #close()}. Not part of {@link #start()}: a server built by a test stays out of the JVM's
+     * MBean server unless the test asks.
+     *
+     * @param host the virtual server the application is deployed to, which tells two deployments apart beside the
+     *             context path
+     */
+    void registerMBeans(String host) {
+        boolean peersChecked = peers.isConfigured() && detachedBecause == null;
+        MusterMBeans beans = MusterMBeans.register(new Parts(source, gate, registry, api.writes(), peers::statuses,
+                new Parts.Check(config.clusterCheck().enabled(), peersChecked, config.clusterCheck().interval(),
+                        checker::run, peerLane::once),
+                new Parts.Snapshot(snapshot == null ? null : snapshot.path(), this::writeSnapshot, files::once),
+                new Parts.Streams(changes::streams, changes::waitingFetches, changes::dropped,
+                        config.changes().maxOpen(), config.changes().maxOpenPerClient()),
+                config.keys()), host, self.contextPath());
+        mbeans = beans;
+        // the peer list changes on every refresh (DNS, a port learnt): the peers' beans follow it
+        fresh.every("mbean-peers", Duration.ofSeconds(15), beans::refreshPeers);
     }
 
     /** The periodic peer work: the peer list, the cluster check and this node's own registration with its peers. */
@@ -318,6 +348,10 @@ public final class RegistryServer implements AutoCloseable {
 
     @Override
     public void close() {
+        MusterMBeans beans = mbeans;
+        if (beans != null) {
+            beans.close();   // first: no console acts on a server that is stopping
+        }
         fresh.close();
         peerLane.close();
         files.close();

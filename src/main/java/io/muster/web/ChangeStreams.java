@@ -39,6 +39,8 @@ public final class ChangeStreams implements AutoCloseable {
     private final Set<WaitingFetch> waiting = ConcurrentHashMap.newKeySet();
     /** Streams and waiting fetches, in all and per client address. */
     private final ClientShares open;
+    /** Streams dropped for falling behind, since start. */
+    private final java.util.concurrent.atomic.LongAdder dropped = new java.util.concurrent.atomic.LongAdder();
     private final Thread dispatcher;
     private volatile boolean closed;
 
@@ -65,6 +67,20 @@ public final class ChangeStreams implements AutoCloseable {
     /** Open streams and waiting fetches. */
     public int open() {
         return open.used();
+    }
+
+    /** Open streams, without the waiting fetches. */
+    public int streams() {
+        return streams.size();
+    }
+
+    public int waitingFetches() {
+        return waiting.size();
+    }
+
+    /** Streams dropped since start because their client fell too far behind. */
+    public long dropped() {
+        return dropped.sum();
     }
 
     void wake() {
@@ -102,7 +118,7 @@ public final class ChangeStreams implements AutoCloseable {
         ServletOutputStream out = rsp.getOutputStream();
         SseConnection[] self = new SseConnection[1];
         SseConnection c = new SseConnection(context, out, blankToNull(req.getParameter("app")),
-                blankToNull(req.getParameter("vip")), resume, log, this::wake, () -> {
+                blankToNull(req.getParameter("vip")), resume, log, this::wake, dropped::increment, () -> {
                     if (streams.remove(self[0])) {
                         open.release(client);
                     }

@@ -43,6 +43,7 @@ final class SseConnection implements WriteListener, AsyncListener {
     private final String app;
     private final String vip;
     private final Runnable wake;
+    private final Runnable onDrop;
     private final Runnable onClose;
     private long position;            // the last event id this client has been sent (or skipped)
     private boolean resetPending;
@@ -54,14 +55,16 @@ final class SseConnection implements WriteListener, AsyncListener {
 
     /**
      * @param resumeFrom the client's Last-Event-ID, or -1 to start from the present
+     * @param onDrop     told when the stream is dropped for falling behind
      */
     SseConnection(AsyncContext context, ServletOutputStream out, String app, String vip, long resumeFrom,
-                  ChangeLog log, Runnable wake, Runnable onClose) {
+                  ChangeLog log, Runnable wake, Runnable onDrop, Runnable onClose) {
         this.context = context;
         this.out = out;
         this.app = app;
         this.vip = vip;
         this.wake = wake;
+        this.onDrop = onDrop;
         this.onClose = onClose;
         long last = log.lastId();
         this.position = resumeFrom < 0 ? last : resumeFrom;
@@ -96,6 +99,7 @@ final class SseConnection implements WriteListener, AsyncListener {
                 if (log.lastId() - position > backlog) {
                     dropped = true;   // slow or stuck: no more events for it
                     droppedAt = System.nanoTime();
+                    onDrop.run();
                 }
                 return;
             }

@@ -103,7 +103,7 @@ class RealServersIT {
             roundTrip("tomcat-redeployed", eureka.baseUrl());
             assertThat(manager.get("undeploy?path=/eureka").body()).startsWith("OK");
 
-            assertThat(findLeaksSettled(manager))
+            assertThat(RealTomcat.findLeaksSettled(manager))
                     .as("no class loader of an undeployed Muster left behind")
                     .contains("No memory leaks found");
             String logs = readLogs(base.resolve("logs"));
@@ -119,22 +119,6 @@ class RealServersIT {
                 tomcat.destroyForcibly();
             }
         }
-    }
-
-    /**
-     * Tomcat's findleaks runs one full GC and lists stopped applications whose class loader survived it. Right after
-     * an undeploy the loader can still be reachable for a moment (Tomcat renews its worker threads over the next
-     * seconds; one run in seven here reported the WAR and the next call, three seconds later, did not), so a leak is a
-     * loader that is still there after 30 s of asking, which is what an operator redeploying every day would see.
-     */
-    private static String findLeaksSettled(Http manager) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        String answer = manager.get("findleaks?statusLine=true").body();
-        while (!answer.contains("No memory leaks found") && System.nanoTime() < deadline) {
-            Thread.sleep(2_000);
-            answer = manager.get("findleaks?statusLine=true").body();
-        }
-        return answer;
     }
 
     // ------------------------------------------------------------------ Payara Server

@@ -13,7 +13,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import javax.management.ObjectName;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -21,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,11 +48,20 @@ class ResourceBoundsIT {
      * per connection (a 256 KB buffer in the domain the build generates), not the whole answer.
      */
     private static final long HELD_BOUND_BYTES = 200_000_000;
+    private static final ObjectName BEANS = beans();
     private final Http http = new Http(BASE);
     private final List<Socket> sockets = new ArrayList<>();
 
     @ArquillianResource
     Deployer deployer;
+
+    private static ObjectName beans() {
+        try {
+            return new ObjectName("io.muster:context=/bounds,*");
+        } catch (javax.management.MalformedObjectNameException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     @Deployment(name = "bounds", managed = false, testable = false)
     static WebArchive bounds() {
@@ -73,6 +85,8 @@ class ResourceBoundsIT {
             }
         }
         deployer.undeploy("bounds");
+        assertThat(ManagementFactory.getPlatformMBeanServer().queryNames(BEANS, null))
+                .as("no MBean of the undeployed application left in the JVM").isEmpty();
     }
 
     @Test
@@ -191,12 +205,22 @@ class ResourceBoundsIT {
             Thread.sleep(500);
         }
         assertThat(http.get("health/live").status()).isEqualTo(200);
+        assertThat(musterAttribute("ChangeStreams", "DroppedStreams")).as("each stream that fell behind, once")
+                .isEqualTo(100L);
         for (Socket s : sockets) {
             s.close();
         }
         sockets.clear();
         assertThat(heapAfterGc() - before).as("heap the dropped streams hold once their clients are gone")
                 .isLessThan(HELD_BOUND_BYTES / 2);
+    }
+
+    /** A figure of the deployment's MBean, read in this JVM, where the embedded Payara runs. */
+    private static Object musterAttribute(String type, String attribute) throws Exception {
+        Set<ObjectName> names = ManagementFactory.getPlatformMBeanServer().queryNames(
+                new ObjectName("io.muster:type=" + type + ",context=/bounds,*"), null);
+        assertThat(names).as("the " + type + " MBean of the deployment").hasSize(1);
+        return ManagementFactory.getPlatformMBeanServer().getAttribute(names.iterator().next(), attribute);
     }
 
     /** Whether a new stream from this address is admitted now (its status line only). */
