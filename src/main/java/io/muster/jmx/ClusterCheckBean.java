@@ -85,8 +85,10 @@ final class ClusterCheckBean implements ClusterCheckMXBean {
         if (!check.enabled()) {
             return "the cluster check is off (eureka.server.clusterCheck.enabled=false): not run";
         }
+        String by = JmxCaller.operator();   // the caller's subject is on this thread, not on the lane's
         return check.lane().call("cluster-check-now", () -> {
             check.run().run();
+            io.muster.api.AuditLog.operation(by, "ran the cluster check now");
             List<String> each = getSummaries();
             return each.isEmpty() ? "no peers to check yet (the peer list is empty)"
                     : "checked " + each.size() + (each.size() == 1 ? " peer: " : " peers: ")

@@ -158,6 +158,7 @@ final class RegistryBean implements RegistryMXBean {
         if (snapshot.path() == null) {
             return "snapshots are off on this node (eureka.server.snapshot.enabled, or the start-up log says why)";
         }
+        String by = JmxCaller.operator();   // the caller's subject is on this thread, not on the lane's
         return snapshot.lane().call("registry-snapshot-now", () -> {
             List<Object> before = fileVersion();
             snapshot.write().run();
@@ -166,6 +167,7 @@ final class RegistryBean implements RegistryMXBean {
                 throw new IllegalStateException("could not write the registry snapshot to " + snapshot.path()
                         + ": the server log says why");
             }
+            io.muster.api.AuditLog.operation(by, "wrote the registry snapshot now");
             return "registry snapshot written to " + snapshot.path() + " (" + after.get(2) + " bytes)";
         }, SNAPSHOT_WAIT);
     }
