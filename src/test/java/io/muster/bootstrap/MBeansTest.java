@@ -124,6 +124,11 @@ class MBeansTest {
                 .isEqualTo("0");
         ObjectName peer = new ObjectName("io.muster:type=Peer" + scope + ",name=" + ObjectName.quote(PEER));
         assertThat(JMX_SERVER.getAttribute(peer, "Url")).isEqualTo(PEER);
+        // live: the sender's first attempt (to a port nothing listens on) turns "not contacted yet" into this
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!"unreachable".equals(JMX_SERVER.getAttribute(peer, "State")) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
         assertThat(JMX_SERVER.getAttribute(peer, "State")).isEqualTo("unreachable");
         assertThat(JMX_SERVER.getAttribute(name("ChangeStreams"), "OpenStreams")).isEqualTo(0);
     }
