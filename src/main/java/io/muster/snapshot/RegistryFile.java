@@ -143,6 +143,7 @@ public final class RegistryFile {
 
     /**
      * After a sync from a peer: puts back the instances of this node's own snapshot that the registry does not hold,
+     * or holds in an older version (a lower dirty timestamp),
      * if the snapshot is younger than {@code window} (so every cancellation made since it was saved is among the
      * tombstones the sync handed over, and refuses its instance). These are the writes this node acknowledged last
      * before the cluster stopped, which no peer has; each one put back is handed to {@code restoredHook} (to be
@@ -159,11 +160,16 @@ public final class RegistryFile {
             if (Duration.between(content.savedAt(), now).compareTo(window) > 0) {
                 return 0;
             }
+            // absent here, or here in an older version: a status change acknowledged here last (re-registration
+            // with a newer dirty timestamp) must not lose to the peer's older copy
             RestoreRules.Result r = RestoreRules.restore(content.applications(), registry, now,
-                    i -> registry.views().lease(i.app(), i.id()).isEmpty(), restoredHook);
+                    i -> registry.views().lease(i.app(), i.id())
+                            .map(held -> held.instance().lastDirtyTimestamp() < i.lastDirtyTimestamp())
+                            .orElse(true), restoredHook);
             if (r.restored() > 0) {
                 LOG.info("Muster: put back " + r.restored() + " instance(s) from this node's own snapshot (saved "
                         + Duration.between(content.savedAt(), now).toSeconds() + " s ago) that the peer did not have"
+                        + " or had in an older version"
                         + " (the last writes acknowledged here before the cluster stopped); sending them to the peers");
             }
             return r.restored();

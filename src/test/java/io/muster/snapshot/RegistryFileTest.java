@@ -116,6 +116,26 @@ class RegistryFileTest {
                 .as("a snapshot older than the tombstones' window is not trusted beside a peer").isZero();
     }
 
+    /** Found by the fault harness: a status acknowledged here last lost to the peer's older copy for 20 s. */
+    @Test
+    void afterASyncANewerVersionInTheOwnSnapshotWinsOverThePeersOlderCopy() {
+        before.register(Instances.sample("APP", "changed").status(InstanceStatus.DOWN).lastDirtyTimestamp(2_000)
+                .build(), Origin.CLIENT);
+        save();
+        clock.advance(Duration.ofSeconds(20));
+
+        InstanceRegistry after = new InstanceRegistry(clock, Duration.ofMinutes(3));
+        after.register(Instances.up("APP", "changed"), Origin.PEER);   // the peer's copy, version 1,000
+        java.util.List<String> sent = new java.util.ArrayList<>();
+        int back = new RegistryFile(files(), NODE, after, clock).restoreMissing(Duration.ofMinutes(3),
+                i -> sent.add(i.id()));
+
+        assertThat(back).isEqualTo(1);
+        assertThat(sent).as("to be sent to the peers, which hold the older copy").containsExactly("changed");
+        assertThat(after.views().lease("APP", "changed").orElseThrow().instance().status())
+                .isEqualTo(InstanceStatus.DOWN);
+    }
+
     @Test
     void leasesThatLapsedWhileTheNodeWasDownAreDropped() {
         before.register(Instances.up("APP", "old"), Origin.CLIENT);
