@@ -310,14 +310,40 @@
     });
   }
 
-  /** The effective settings, then what the operator wrote that Muster does not use. */
+  /**
+   * The effective settings with where each came from; first what the next start would read differently, then what
+   * the operator wrote that Muster does not use or that another source overrides.
+   */
   function renderSettings(settings) {
-    var plain = Object.keys(settings).filter(function (k) { return !Array.isArray(settings[k]); }).sort();
-    kv($('settings-table'), plain.map(function (k) { return [k, settings[k]]; }));
+    var sources = settings.sources || {};
+    var plain = Object.keys(settings).filter(function (k) {
+      return settings[k] === null || typeof settings[k] !== 'object';
+    }).sort();
+    var table = $('settings-table');
+    table.replaceChildren();
+    plain.forEach(function (k) {
+      var tr = document.createElement('tr');
+      tr.appendChild(el('th', k));
+      tr.appendChild(el('td', settings[k] === null ? '' : String(settings[k])));
+      tr.appendChild(el('td', sources[k] || 'default', 'source'));
+      table.appendChild(tr);
+    });
     var box = $('settings-notes');
     box.replaceChildren();
+    box.appendChild(el('p', 'Read at start: a changed setting takes effect at the next start (Tomcat: reload or'
+        + ' redeploy; Payara: disable and enable, or redeploy).'));
+    var next = settings.nextStart;
+    if (next && next.failure) {
+      box.appendChild(el('p', 'The next start would fail: ' + next.failure, 'error'));
+    }
+    ((next && next.changes) || []).forEach(function (c) {
+      box.appendChild(el('p', 'Not yet in effect: ' + c.name + ' is ' + (c.inEffect === null ? 'unset' : c.inEffect)
+          + ', and ' + c.source + ' now gives ' + (c.next === null ? 'nothing' : c.next) + ' (from the next start)',
+          'warning'));
+    });
     (settings.unknownKeys || []).forEach(function (n) { box.appendChild(el('p', 'Unknown setting ' + n.key + ': ' + n.note, 'error')); });
     (settings.keysWithoutEffect || []).forEach(function (n) { box.appendChild(el('p', n.key + ': ' + n.note)); });
+    (settings.shadowedKeys || []).forEach(function (n) { box.appendChild(el('p', n.key + ' ' + n.note)); });
   }
 
   function flatten(prefix, value, out) {

@@ -32,17 +32,17 @@ public final class StatusReport {
     private final String environment;
     private final String dataCenter;
     private final String version;
-    private final Map<String, Object> settings;
+    private final Supplier<Map<String, Object>> settings;
     private final Supplier<ReplicaStatus.Report> replicas;
     private final Supplier<List<RemoteRegion.Status>> remoteRegions;
     private final Probes probes;
 
     /**
      * @param version  this build's version
-     * @param settings the effective configuration, shown on the dashboard (no credentials)
+     * @param settings the effective configuration, shown on the dashboard (no credentials); asked at each call
      */
     public StatusReport(StatusSource source, Probes probes, TrafficGate gate, Clock clock, String environment,
-                        String dataCenter, String version, Map<String, Object> settings,
+                        String dataCenter, String version, Supplier<Map<String, Object>> settings,
                         Supplier<ReplicaStatus.Report> replicas,
                         Supplier<List<RemoteRegion.Status>> remoteRegions) {
         this.source = source;
@@ -52,7 +52,7 @@ public final class StatusReport {
         this.environment = environment;
         this.dataCenter = dataCenter;
         this.version = version;
-        this.settings = Map.copyOf(settings);
+        this.settings = settings;
         this.replicas = replicas;
         this.remoteRegions = remoteRegions;
         this.probes = probes;
@@ -140,7 +140,7 @@ public final class StatusReport {
         d.put("peers", snapshot.peers().stream().map(StatusReport::peer).toList());
         d.put("replicas", replicaLists(replicas.get()));
         d.put("remoteRegions", remoteRegions.get().stream().map(r -> region(r, now)).toList());
-        d.put("settings", settings);
+        d.put("settings", settings.get());
         d.put("recentActivity", source.recentActivity().stream().limit(1000).map(a -> Map.of(
                 "at", a.at().toString(), "kind", a.kind(), "app", a.app(), "id", a.id(), "status", a.status()))
                 .toList());

@@ -1,5 +1,6 @@
 package io.muster.bootstrap;
 
+import io.muster.config.ConfigLayer;
 import io.muster.config.ConfigLoader;
 import jakarta.servlet.ServletContext;
 
@@ -20,26 +21,37 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * The layers settings come from, lowest priority first: {@code WEB-INF/classes/eureka-server.properties}, the
- * file named by {@code -Deureka.server.props}, servlet context parameters (Tomcat context files,
- * {@code asadmin set-web-context-param}), JNDI {@code java:comp/env} entries, system properties, environment
- * variables.
+ * The layers settings come from, lowest priority first (README, "Where settings come from"):
+ * <ol>
+ *   <li>{@code WEB-INF/classes/eureka-server.properties};</li>
+ *   <li>the file named by {@code -Deureka.server.props};</li>
+ *   <li>servlet context parameters (Tomcat context files, {@code asadmin set-web-context-param});</li>
+ *   <li>JNDI {@code java:comp/env} entries;</li>
+ *   <li>MicroProfile Config, where the container has it (Payara: {@code asadmin set-config-property}, the
+ *       console's application properties), its sources in their own order;</li>
+ *   <li>system properties;</li>
+ *   <li>environment variables.</li>
+ * </ol>
+ * Read at start, and again when the settings view asks what the next start would read.
  */
 final class ConfigSources {
     private ConfigSources() {
     }
 
-    static List<Map<String, String>> of(ServletContext context) {
-        List<Map<String, String>> layers = new ArrayList<>();
-        layers.add(classpathProperties(context.getClassLoader(), "eureka-server.properties"));
+    static List<ConfigLayer> of(ServletContext context) {
+        List<ConfigLayer> layers = new ArrayList<>();
+        layers.add(new ConfigLayer("eureka-server.properties in the WAR",
+                classpathProperties(context.getClassLoader(), "eureka-server.properties")));
         String named = System.getProperty("eureka.server.props");
         if (named != null && !named.isBlank()) {
-            layers.add(namedProperties(context.getClassLoader(), named.trim()));
+            layers.add(new ConfigLayer("file " + named.trim(), namedProperties(context.getClassLoader(),
+                    named.trim())));
         }
-        layers.add(contextParameters(context));
-        layers.add(jndi());
-        layers.add(systemProperties());
-        layers.add(environment());
+        layers.add(new ConfigLayer("context parameter", contextParameters(context)));
+        layers.add(new ConfigLayer("JNDI java:comp/env", jndi()));
+        layers.addAll(MicroProfileConfig.layers(context.getClassLoader()));
+        layers.add(new ConfigLayer("system property", systemProperties()));
+        layers.add(new ConfigLayer("environment variable", environment()));
         return layers;
     }
 

@@ -1,6 +1,8 @@
 package io.muster.bootstrap;
 
+import io.muster.config.ConfigLayer;
 import io.muster.config.ConfigLoader;
+import io.muster.config.PendingSettings;
 import io.muster.config.InvalidConfigException;
 import io.muster.config.ServerConfig;
 import io.muster.web.FrontDoor;
@@ -16,6 +18,7 @@ import io.muster.replication.PeerUrl;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.logging.Logger;
 
 /**
@@ -33,7 +36,7 @@ public final class RegistryBootstrap implements ServletContextListener {
         LOG.info("Muster " + BuildVersion.read() + " starting at " + context.getContextPath() + "/");
         ServerConfig config;
         try {
-            config = ConfigLoader.load(ConfigSources.of(context));
+            config = ConfigLoader.fromLayers(ConfigSources.of(context));
         } catch (InvalidConfigException e) {
             LOG.severe(e.getMessage());
             throw e;
@@ -44,6 +47,7 @@ public final class RegistryBootstrap implements ServletContextListener {
         server = new RegistryServer(config, Clock.systemUTC(), self,
                 detached == null ? snapshotPlace(config, self) : null, ThreadScheduler::new, detached);
         server.start();
+        server.watchSettings(new PendingSettings(config.keys(), () -> sourcesAsNow(context), Clock.systemUTC()));
         RegistryServer started = server;
         // isMatchAfter=true appends each mapping, so both containers run the filters in the order written here
         // (with false, Payara puts every new mapping first)
@@ -72,6 +76,21 @@ public final class RegistryBootstrap implements ServletContextListener {
         jersey.addMapping("/*");
         LOG.info(whereClientsPoint(context.getContextPath()));
         server.registerMBeans(context.getVirtualServerName());   // last: nothing after it can fail the start
+    }
+
+    /**
+     * The layers as the next start would read them. Under the application's own class loader, which is what a
+     * container's {@code java:comp/env} and MicroProfile Config look the application up by.
+     */
+    private static List<ConfigLayer> sourcesAsNow(ServletContext context) {
+        Thread thread = Thread.currentThread();
+        ClassLoader before = thread.getContextClassLoader();
+        thread.setContextClassLoader(context.getClassLoader());
+        try {
+            return ConfigSources.of(context);
+        } finally {
+            thread.setContextClassLoader(before);
+        }
     }
 
     /**

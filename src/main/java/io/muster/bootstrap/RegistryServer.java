@@ -6,6 +6,8 @@ import io.muster.api.Probes;
 import io.muster.api.StatusReport;
 import io.muster.audit.AuditTrail;
 import io.muster.cache.ResponseCache;
+import io.muster.config.PendingSettings;
+import io.muster.health.ContainerHealth;
 import io.muster.config.ServerConfig;
 import io.muster.eviction.Evictor;
 import io.muster.eviction.SelfPreservation;
@@ -32,6 +34,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -100,6 +103,9 @@ public final class RegistryServer implements AutoCloseable {
     private final Scheduler regions;
     /** Why this node stays out of its cluster (see {@link PortClash}), or null when it joins. */
     private final String detachedBecause;
+    private final Probes probes;
+    /** What the next start would read differently (see {@link #watchSettings}), or null. */
+    private volatile PendingSettings pendingSettings;
 
     /**
      * @param snapshotPlace where the registry is saved and restored from, and whose it is, or null when snapshots
@@ -179,8 +185,9 @@ public final class RegistryServer implements AutoCloseable {
                 config.peers().minAvailableForHealthy());
         this.source = new StatusSource(registry, selfPreservation, evictor, cache, peers::statuses, clock);
         String version = BuildVersion.read();
-        StatusReport status = new StatusReport(source, new Probes(gate, detachedBecause), gate, clock,
-                config.environment(), config.dataCenter(), version, settings(config), replicas::report,
+        this.probes = new Probes(gate, detachedBecause);
+        StatusReport status = new StatusReport(source, probes, gate, clock,
+                config.environment(), config.dataCenter(), version, this::settings, replicas::report,
                 remoteRegions::statuses);
         this.metrics = new MusterMetrics(registry, source, config.metrics(), version);
         registry.addListener(metrics);
@@ -198,6 +205,7 @@ public final class RegistryServer implements AutoCloseable {
      */
     public void start() {
         AuditLog.attach(audit);
+        ContainerHealth.attach(self.contextPath(), probes);
         changes.start();
         if (detachedBecause == null) {
             startup.start(peerLane);
@@ -226,6 +234,9 @@ public final class RegistryServer implements AutoCloseable {
         }
         config.keys().unknown().forEach(k -> LOG.warning("Muster: unknown setting " + k.key() + ": " + k.note()));
         config.keys().noEffect().forEach(k -> LOG.info("Muster: setting " + k.key() + " has " + k.note()));
+        config.keys().shadowed().forEach(k -> LOG.info("Muster: setting " + k.key() + " " + k.note()));
+        config.keys().sources().forEach((k, from) -> LOG.info("Muster: " + k + "=" + config.keys().effective().get(k)
+                + " (from " + from + ")"));
     }
 
     /** The files lane's periodic work, which an operator can also ask for now (an MBean operation). */
@@ -324,14 +335,37 @@ public final class RegistryServer implements AutoCloseable {
         }
     }
 
-    /** The settings view: every setting in effect, as the loader read it (each key is spelled there only). */
-    private static Map<String, Object> settings(ServerConfig c) {
-        Map<String, Object> m = new LinkedHashMap<>(c.keys().effective());
+    /**
+     * The settings view: every setting in effect as the loader read it (each key is spelled there only), where each
+     * came from, and what the next start would read differently.
+     */
+    private Map<String, Object> settings() {
+        ServerConfig.KeyReport keys = config.keys();
+        Map<String, Object> m = new LinkedHashMap<>(keys.effective());
         // what the operator wrote that Muster does not use, shown beside the settings it does
-        m.put("unknownKeys", c.keys().unknown().stream().map(k -> Map.of("key", k.key(), "note", k.note())).toList());
-        m.put("keysWithoutEffect", c.keys().noEffect().stream()
-                .map(k -> Map.of("key", k.key(), "note", k.note())).toList());
+        m.put("unknownKeys", notes(keys.unknown()));
+        m.put("keysWithoutEffect", notes(keys.noEffect()));
+        m.put("shadowedKeys", notes(keys.shadowed()));
+        Map<String, String> sources = new LinkedHashMap<>();
+        keys.effective().keySet().forEach(k -> sources.put(k, keys.sourceOf(k)));
+        m.put("sources", sources);
+        PendingSettings pending = pendingSettings;
+        if (pending != null) {
+            PendingSettings.Report next = pending.report();
+            m.put("nextStart", next.failure() == null
+                    ? Map.of("changes", next.changes().stream().map(PendingSettings.Change::json).toList())
+                    : Map.of("changes", List.of(), "failure", next.failure()));
+        }
         return m;
+    }
+
+    private static List<Map<String, String>> notes(List<ServerConfig.KeyNote> notes) {
+        return notes.stream().map(k -> Map.of("key", k.key(), "note", k.note())).toList();
+    }
+
+    /** Lets the settings view tell what the next start would read, from the same sources as this start. */
+    void watchSettings(PendingSettings pending) {
+        this.pendingSettings = pending;
     }
 
     public Api api() {
@@ -367,6 +401,7 @@ public final class RegistryServer implements AutoCloseable {
         }
         journal.close();             // after the journal's close: no append is cut off by the lane's interrupt
         AuditLog.detach(audit);
+        ContainerHealth.detach(probes);
         auditLane.close();
         audit.close();               // after its lane stopped: what was accepted and not yet appended is logged
         peers.close();

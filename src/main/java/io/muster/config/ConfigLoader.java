@@ -30,6 +30,11 @@ public final class ConfigLoader {
 
     private final Map<String, String> values = new HashMap<>();   // normalized setting name -> raw value
     private final Map<String, String> origins = new HashMap<>();  // normalized setting name -> key as written
+    private final Map<String, String> sourceOf = new HashMap<>(); // normalized setting name -> its layer's name
+    /** Keys whose value a later layer replaced: said at start and on the settings view, never silently. */
+    private final List<ServerConfig.KeyNote> shadowed = new ArrayList<>();
+    /** Where each setting in effect came from, by the same names as {@link #effective}; absent: its default. */
+    private final Map<String, String> effectiveSource = new LinkedHashMap<>();
     private final List<String> problems = new ArrayList<>();
     /** Display spellings of every setting this loader looked up: the candidates for "did you mean". */
     private final Set<String> consulted = new LinkedHashSet<>();
@@ -41,11 +46,16 @@ public final class ConfigLoader {
     private ConfigLoader() {
     }
 
-    /** @param layers raw settings, lowest priority first (defaults are built in) */
+    /** @param layers raw settings, lowest priority first (defaults are built in), each named "settings" */
     public static ServerConfig load(List<Map<String, String>> layers) {
+        return fromLayers(layers.stream().map(m -> new ConfigLayer("settings", m)).toList());
+    }
+
+    /** @param layers the named places settings come from, lowest priority first (defaults are built in) */
+    public static ServerConfig fromLayers(List<ConfigLayer> layers) {
         ConfigLoader loader = new ConfigLoader();
-        for (Map<String, String> layer : layers) {
-            layer.forEach(loader::put);
+        for (ConfigLayer layer : layers) {
+            layer.values().forEach((k, v) -> loader.put(layer.source(), k, v));
         }
         return loader.build();
     }
@@ -55,7 +65,7 @@ public final class ConfigLoader {
         return name.toLowerCase(Locale.ROOT).replace('_', '.');
     }
 
-    private void put(String key, String value) {
+    private void put(String source, String key, String value) {
         if (key == null || value == null) {
             return;
         }
@@ -71,7 +81,13 @@ public final class ConfigLoader {
         for (String prefix : PREFIXES) {
             if (k.startsWith(prefix)) {
                 String name = k.substring(prefix.length());
-                values.put(name, value.trim());
+                String before = values.put(name, value.trim());
+                String beforeSource = sourceOf.put(name, source);
+                if (before != null && !before.equals(value.trim()) && !source.equals(beforeSource)) {
+                    // no values here: a shadowed key may be a URL with credentials
+                    shadowed.add(new ServerConfig.KeyNote(key, "set in " + source + ", which overrides what "
+                            + beforeSource + " gives for " + origins.get(name)));
+                }
                 origins.put(name, key);
                 return;
             }
@@ -205,6 +221,7 @@ public final class ConfigLoader {
         String app = blankToNull(raw(appNameKey), springApplicationName);
         app = app == null ? "UNKNOWN" : app.toUpperCase(Locale.ROOT);
         effective.put(appNameKey, app);
+        noteSource(appNameKey);
         return new ServerConfig.InstanceConfig(app,
                 blankToNull(raw("instance.instanceId")), blankToNull(raw("instance.hostname")),
                 blankToNull(raw("instance.ipAddress")), bool(false, "instance.preferIpAddress"),
@@ -234,6 +251,8 @@ public final class ConfigLoader {
         String global = raw("remoteRegionAppWhitelist");   // a plain list: the global whitelist
         if (global != null) {
             whitelists.put(ServerConfig.RemoteRegionConfig.GLOBAL, appNames(global));
+            effectiveSource.put("remoteRegionAppWhitelist." + ServerConfig.RemoteRegionConfig.GLOBAL,
+                    sourceOf.get("remoteregionappwhitelist"));
         }
         for (String name : values.keySet().stream().sorted().toList()) {
             String value = values.get(name);
@@ -242,10 +261,14 @@ public final class ConfigLoader {
                 urls.put(name.substring("remoteregionurlswithname.".length()), value.trim());
             } else if (name.startsWith("remoteregionappwhitelist.")) {
                 consulted.add(name);
-                whitelists.put(name.substring("remoteregionappwhitelist.".length()), appNames(value));
+                String region = name.substring("remoteregionappwhitelist.".length());
+                whitelists.put(region, appNames(value));
+                effectiveSource.put("remoteRegionAppWhitelist." + region, sourceOf.get(name));
             } else if (name.matches("remoteregion\\.[^.]+\\.appwhitelist")) {
                 consulted.add(name);
-                whitelists.put(name.split("\\.")[1], appNames(value));
+                String region = name.split("\\.")[1];
+                whitelists.put(region, appNames(value));
+                effectiveSource.put("remoteRegionAppWhitelist." + region, sourceOf.get(name));
             }
         }
         urls.forEach((region, url) -> checkUrl("remote region " + region + " URL", url));
@@ -281,6 +304,7 @@ public final class ConfigLoader {
             path = "/";
         }
         effective.put(key, path);
+        noteSource(key);
         return path;
     }
 
@@ -305,7 +329,7 @@ public final class ConfigLoader {
             unknown.add(new ServerConfig.KeyNote(key, closest == null ? "not a setting Muster knows"
                     : "did you mean " + spelledLike(key, closest) + "?"));
         });
-        return new ServerConfig.KeyReport(unknown, noEffect, effective);
+        return new ServerConfig.KeyReport(unknown, noEffect, effective, effectiveSource, shadowed);
     }
 
     /** The suggestion written with the prefix the operator used ({@code eureka.server.} or {@code eureka.}). */
@@ -315,6 +339,17 @@ public final class ConfigLoader {
         String lower = key.toLowerCase(Locale.ROOT);
         String prefix = !clientOrInstance && lower.startsWith("eureka.server.") ? "eureka.server." : "eureka.";
         return prefix + name;
+    }
+
+    /** The source of the first of {@code names} that is set, recorded under the first (documented) name. */
+    private void noteSource(String... names) {
+        for (String name : names) {
+            String source = sourceOf.get(name.toLowerCase(Locale.ROOT));
+            if (source != null) {
+                effectiveSource.put(names[0], source);
+                return;
+            }
+        }
     }
 
     private String raw(String name) {
@@ -373,6 +408,7 @@ public final class ConfigLoader {
     private <T> T get(T fallback, Function<String, T> parse, String[] names, String expected) {
         T value = parsed(fallback, parse, names, expected);
         effective.put(names[0], value instanceof Duration d ? d.toMillis() : value);
+        noteSource(names);
         return value;
     }
 

@@ -197,17 +197,29 @@ public record ServerConfig(EvictionConfig eviction, SelfPreservationConfig selfP
     public record KeyNote(String key, String note) {
     }
 
-    /** Keys given that Muster does not know (with the closest known key), and keys it knows to have no effect. */
     /**
+     * Keys given that Muster does not know (with the closest known key), keys it knows to have no effect, and what
+     * was read from where.
+     *
      * @param effective every setting the loader read, by the name it is documented under, with the value in effect
      *                  (durations in milliseconds): the one table the dashboard's settings view is derived from.
      *                  Settings that are URLs (they may carry credentials) or free text are left out.
+     * @param sources   the layer each setting of {@code effective} came from; absent when it is the default
+     * @param shadowed  keys set in more than one layer with different values, the later layer winning
      */
-    public record KeyReport(List<KeyNote> unknown, List<KeyNote> noEffect, Map<String, Object> effective) {
+    public record KeyReport(List<KeyNote> unknown, List<KeyNote> noEffect, Map<String, Object> effective,
+                            Map<String, String> sources, List<KeyNote> shadowed) {
         public KeyReport {
             unknown = List.copyOf(unknown);
             noEffect = List.copyOf(noEffect);
             effective = Collections.unmodifiableMap(new LinkedHashMap<>(effective));
+            sources = Map.copyOf(sources);
+            shadowed = List.copyOf(shadowed);
+        }
+
+        /** Where the setting in effect under {@code name} came from: a layer's name, or "default". */
+        public String sourceOf(String name) {
+            return sources.getOrDefault(name, ConfigLayer.DEFAULT);
         }
     }
 

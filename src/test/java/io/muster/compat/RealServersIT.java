@@ -1,5 +1,6 @@
 package io.muster.compat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.netflix.discovery.DiscoveryClient;
 import com.netflix.discovery.shared.Application;
 import io.muster.testing.AttackMatrix;
@@ -30,6 +31,7 @@ class RealServersIT {
     private static final Path WAR = Path.of(System.getProperty("muster.war")).toAbsolutePath();
     /** Tomcat's HTTP port ({@code -Dtomcat.it.port}), so that runs on one machine need not share it. */
     private static final int TOMCAT_PORT = Integer.getInteger("tomcat.it.port", 18280);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @org.junit.jupiter.api.BeforeAll
     static void serversUnpacked() {
@@ -155,10 +157,31 @@ class RealServersIT {
                     new AttackMatrix.Caller("peer", eureka.as("peer", "peer-secret"), Set.of("eureka-peer")),
                     new AttackMatrix.Caller("admin", eureka.as("admin", "admin-secret"), Set.of("eureka-admin"))));
 
+            payarasOwnHealthListsMustersChecks();
+            // the console's two ways: a domain-wide property, and one of the application's own properties
+            run(concat(admin, "set-config-property", "--source=domain",
+                    "--propertyName=eureka.server.renewalPercentThreshold", "--propertyValue=0.61"), Map.of(), 60);
+            run(concat(admin, "set-config-property", "--source=application", "--sourceName=eureka",
+                    "--propertyName=eureka.server.maxInstancesPerApp", "--propertyValue=777"), Map.of(), 60);
+            Map<String, Object> before = settings(eureka);
+            assertThat(before).as("read at start: not yet in effect").containsEntry("renewalPercentThreshold", 0.85);
+            assertThat(nextStartChanges(before)).as("the settings view says what the next start changes, and from where")
+                    .anySatisfy(c -> assertThat(c).containsEntry("name", "renewalPercentThreshold")
+                            .containsEntry("next", 0.61)
+                            .hasEntrySatisfying("source", v -> assertThat((String) v).startsWith("MicroProfile Config")))
+                    .anySatisfy(c -> assertThat(c).containsEntry("name", "maxInstancesPerApp").containsEntry("next", 777));
+
             run(concat(admin, "disable", "eureka"), Map.of(), 60);
             RealTomcat.awaitStatus(eureka, "health/live", 404, 30);
             run(concat(admin, "enable", "eureka"), Map.of(), 120);
             RealTomcat.awaitStatus(eureka, "health/ready", 200, 60);
+            Map<String, Object> after = settings(eureka);
+            assertThat(after).containsEntry("renewalPercentThreshold", 0.61).containsEntry("maxInstancesPerApp", 777);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> sources = (Map<String, Object>) after.get("sources");
+            assertThat((String) sources.get("renewalPercentThreshold")).startsWith("MicroProfile Config");
+            assertThat((String) sources.get("maxInstancesPerApp")).startsWith("MicroProfile Config");
+            assertThat(nextStartChanges(after)).as("in effect now: nothing left for the next start").isEmpty();
             run(concat(admin, "deploy", "--force=true", "--name", "eureka", "--contextroot", "eureka",
                     WAR.toString()), Map.of(), 180);
             RealTomcat.awaitStatus(eureka, "health/ready", 200, 60);
@@ -172,6 +195,43 @@ class RealServersIT {
             run(List.of("bash", asadmin.toString(), "stop-domain", "--domaindir", domains.toString(), "muster-it"),
                     Map.of(), 120);
         }
+    }
+
+    /**
+     * Payara's own {@code /health} (MicroProfile Health, on the HTTP listener) includes Muster's start-up, liveness
+     * and readiness checks, named with the context path, with the same verdicts as Muster's own probes.
+     */
+    private static void payarasOwnHealthListsMustersChecks() throws Exception {
+        Http payara = new Http("http://127.0.0.1:21080/");
+        Http.Reply all = payara.getJson("health");
+        assertThat(all.status()).as(all.text()).isEqualTo(200);
+        assertThat(checkNames(all.text())).contains("muster /eureka start-up-sync", "muster /eureka registry",
+                "muster /eureka reads");
+        assertThat(checkNames(payara.getJson("health/ready").text())).contains("muster /eureka reads")
+                .doesNotContain("muster /eureka registry");
+        assertThat(checkNames(payara.getJson("health/live").text())).contains("muster /eureka registry");
+        assertThat(checkNames(payara.getJson("health/started").text())).contains("muster /eureka start-up-sync");
+    }
+
+    private static List<String> checkNames(String healthJson) throws IOException {
+        List<String> names = new ArrayList<>();
+        JSON.readTree(healthJson).path("checks").forEach(c -> names.add(c.path("name").asText()));
+        return names;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> settings(Http eureka) throws IOException {
+        Http.Reply status = eureka.getJson("api/status");
+        assertThat(status.status()).isEqualTo(200);
+        return (Map<String, Object>) JSON.readValue(status.text(), Map.class).get("settings");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> nextStartChanges(Map<String, Object> settings) {
+        Map<String, Object> next = (Map<String, Object>) settings.get("nextStart");
+        assertThat(next).as("the settings view reads the sources again").isNotNull();
+        assertThat(next.get("failure")).isNull();
+        return (List<Map<String, Object>>) next.get("changes");
     }
 
     // ------------------------------------------------------------------ shared
