@@ -46,7 +46,12 @@ public final class ContainerHealth {
         return new Probes.Check("muster " + contextName(first.contextPath()) + " " + c.name(), c.up(), c.data());
     }
 
+    /** "/eureka" for "/eureka/", "/" for the root context. */
     private static String contextName(String contextPath) {
-        return contextPath == null || contextPath.isEmpty() ? "/" : contextPath;
+        String p = contextPath == null ? "" : contextPath;
+        while (p.endsWith("/")) {
+            p = p.substring(0, p.length() - 1);
+        }
+        return p.isEmpty() ? "/" : p;
     }
 }

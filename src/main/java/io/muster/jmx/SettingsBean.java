@@ -12,6 +12,8 @@ final class SettingsBean implements SettingsMXBean {
     private final Map<String, String> settings;
     private final List<String> unknown;
     private final List<String> noEffect;
+    private final Map<String, String> sources;
+    private final List<String> shadowed;
 
     SettingsBean(ServerConfig.KeyReport keys) {
         Map<String, String> m = new TreeMap<>();
@@ -19,6 +21,20 @@ final class SettingsBean implements SettingsMXBean {
         this.settings = Collections.unmodifiableMap(m);
         this.unknown = keys.unknown().stream().map(k -> k.key() + ": " + k.note()).toList();
         this.noEffect = keys.noEffect().stream().map(k -> k.key() + ": " + k.note()).toList();
+        Map<String, String> from = new TreeMap<>();
+        keys.effective().keySet().forEach(k -> from.put(k, keys.sourceOf(k)));
+        this.sources = Collections.unmodifiableMap(from);
+        this.shadowed = keys.shadowed().stream().map(k -> k.key() + " " + k.note()).toList();
+    }
+
+    @Override
+    public Map<String, String> getSources() {
+        return sources;
+    }
+
+    @Override
+    public List<String> getShadowedKeys() {
+        return shadowed;
     }
 
     @Override

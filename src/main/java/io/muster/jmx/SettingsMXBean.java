@@ -11,6 +11,13 @@ public interface SettingsMXBean {
             + " milliseconds; no credentials)")
     Map<String, String> getSettings();
 
+    @Description("Where each setting in effect came from: a source (context parameter, MicroProfile Config: …,"
+            + " system property, …) or default")
+    Map<String, String> getSources();
+
+    @Description("Keys set in two sources with different values, each naming the source that won")
+    List<String> getShadowedKeys();
+
     @Description("Keys given that Muster does not know, each with a note (a misspelling, usually)")
     List<String> getUnknownKeys();
 

@@ -7,6 +7,8 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
 class LifecycleIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String BASE = "http://127.0.0.1:" + System.getProperty("payara.test.http.port", "18090")
             + "/";
 
@@ -46,8 +49,13 @@ class LifecycleIT {
 
     @Deployment(name = "configured", managed = false, testable = false)
     static WebArchive configured() {
-        return packaged("configured", Map.of("eureka.server.renewalPercentThreshold", "0.5",
+        WebArchive war = packaged("configured", Map.of("eureka.server.renewalPercentThreshold", "0.5",
                 "eureka.server.evictionIntervalTimerInMs", "5000"));
+        // MicroProfile Config's own file: the lowest of the container's sources, read where the container has them
+        war.addAsResource(new org.jboss.shrinkwrap.api.asset.StringAsset(
+                "eureka.server.maxInstancesPerApp=4321\neureka.server.evictionIntervalTimerInMs=7000\n"),
+                "META-INF/microprofile-config.properties");
+        return war;
     }
 
     @Deployment(name = "broken", managed = false, testable = false)
@@ -142,7 +150,7 @@ class LifecycleIT {
     }
 
     @Test
-    void settingsFromAContextParameterAndASystemPropertyTakeEffect() {
+    void settingsFromAContextParameterAndASystemPropertyTakeEffect() throws Exception {
         System.setProperty("eureka.server.enableSelfPreservation", "false");
         try {
             deployer.deploy("configured");
@@ -151,8 +159,24 @@ class LifecycleIT {
         }
         try {
             String doc = new Http(BASE + "configured/").get("api/status").body();
-            assertThat(doc).contains("\"renewalPercentThreshold\":0.5", "\"evictionIntervalTimerInMs\":5000",
-                    "\"enableSelfPreservation\":false");
+            assertThat(doc).contains("\"renewalPercentThreshold\":0.5", "\"enableSelfPreservation\":false",
+                    "\"maxInstancesPerApp\":4321");
+            assertThat(doc).as("MicroProfile Config ranks above context parameters")
+                    .contains("\"evictionIntervalTimerInMs\":7000");
+            JsonNode settings = JSON.readTree(doc).path("settings");
+            assertThat(settings.path("sources").path("renewalPercentThreshold").asText()).isEqualTo("context parameter");
+            assertThat(settings.path("sources").path("enableSelfPreservation").asText()).isEqualTo("system property");
+            assertThat(settings.path("sources").path("maxInstancesPerApp").asText()).startsWith("MicroProfile Config");
+            assertThat(settings.path("sources").path("disableDelta").asText()).isEqualTo("default");
+            assertThat(settings.path("shadowedKeys").toString()).as("the context parameter is overridden, and it is said")
+                    .contains("eureka.server.evictionIntervalTimerInMs", "overrides what context parameter gives");
+            JsonNode next = settings.path("nextStart").path("changes");
+            assertThat(next.size()).as("the system property is gone since the start: the next start differs, and"
+                    + " only there; " + next).isEqualTo(1);
+            assertThat(next.get(0).path("name").asText()).isEqualTo("enableSelfPreservation");
+            assertThat(next.get(0).path("inEffect").asBoolean()).isFalse();
+            assertThat(next.get(0).path("next").asBoolean()).isTrue();
+            assertThat(next.get(0).path("source").asText()).isEqualTo("default");
         } finally {
             deployer.undeploy("configured");
         }
@@ -214,6 +238,13 @@ class LifecycleIT {
             assertThat(ready.body()).contains("\"status\":\"DOWN\"", "reads answer 403 until a peer answers",
                     "readsHeldUntil");
             assertThat(http.get("health").status()).as("the sum of the three probes").isEqualTo(503);
+            // the container's own /health (MicroProfile Health) carries the same verdicts, named with the context
+            Http container = new Http(BASE);
+            Http.Reply containerReady = container.get("health/ready");
+            assertThat(containerReady.status()).isEqualTo(503);
+            assertThat(containerReady.body()).contains("muster /gated reads", "reads answer 403 until a peer answers");
+            assertThat(container.get("health/live").body()).contains("muster /gated registry");
+            assertThat(container.get("health/started").body()).contains("muster /gated start-up-sync");
             assertThat(http.get("api/status").body()).contains("\"readsAllowed\":false");
         } finally {
             deployer.undeploy("gated");

@@ -122,6 +122,10 @@ class MBeansTest {
         TabularData settings = (TabularData) JMX_SERVER.getAttribute(name("Settings"), "Settings");
         assertThat(settings.get(new Object[]{"waitTimeInMsWhenSyncEmpty"}).get("value"))
                 .isEqualTo("0");
+        TabularData sources = (TabularData) JMX_SERVER.getAttribute(name("Settings"), "Sources");
+        assertThat(sources.get(new Object[]{"waitTimeInMsWhenSyncEmpty"}).get("value")).as("where it was set")
+                .isEqualTo("settings");
+        assertThat(sources.get(new Object[]{"enableSelfPreservation"}).get("value")).isEqualTo("default");
         ObjectName peer = new ObjectName("io.muster:type=Peer" + scope + ",name=" + ObjectName.quote(PEER));
         assertThat(JMX_SERVER.getAttribute(peer, "Url")).isEqualTo(PEER);
         // live: the sender's first attempt (to a port nothing listens on) turns "not contacted yet" into this
