@@ -27,7 +27,11 @@ import java.util.logging.Logger;
  */
 public final class RegistryBootstrap implements ServletContextListener {
     private static final Logger LOG = Logger.getLogger(RegistryBootstrap.class.getName());
-    private RegistryServer server;
+    /**
+     * Written by {@link #contextInitialized} and {@link #contextDestroyed}, which the container may call on
+     * different threads; request threads never read it (the filters hold the started server itself).
+     */
+    private volatile RegistryServer server;
 
     @Override
     public void contextInitialized(ServletContextEvent event) {

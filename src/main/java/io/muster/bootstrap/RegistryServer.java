@@ -93,6 +93,13 @@ public final class RegistryServer implements AutoCloseable {
     private volatile MusterMBeans mbeans;
     /** Whether this node told its peers it accepts requests (at its first request). */
     private final AtomicBoolean announced = new AtomicBoolean();
+    /*
+     * The lanes. Made in the constructor and final, never replaced or cleared, so that request threads may hand
+     * them tasks without synchronization: learnedPort (a request on a port not seen before), the audit trail's
+     * drain, the cancellation journal's writes and the MBeans' operations, also while or after close() runs (a
+     * closed lane drops the task: ThreadScheduler#once). start() only schedules on them and close() only closes
+     * them; neither writes a field that a request reads (mbeans and pendingSettings are volatile).
+     */
     private final Scheduler fresh;
     private final Scheduler peerLane;
     private final Scheduler files;

@@ -21,6 +21,8 @@ import java.util.logging.Logger;
  * its peers only then). Logs which case applied, in words an operator can act on.
  *
  * <p>Thread safety: {@link #start} runs on the deploying thread; everything after it on the scheduler's one thread.
+ * The one handle the two share, what cancels the retries, is published through volatiles: start stores it after
+ * scheduling them, and a retry on the lane may run before that (the deploying thread paused past the period).
  */
 final class StartupSync {
     private static final Logger LOG = Logger.getLogger(StartupSync.class.getName());
@@ -41,7 +43,10 @@ final class StartupSync {
     /** Runs after each sync that copied a peer's registry (the cancellation journal's replay). */
     private final Runnable afterSync;
     private volatile boolean synced;
-    private Scheduler.Cancellable retries;
+    /** What cancels the retries: stored by {@link #start} on the deploying thread once they are scheduled. */
+    private volatile Scheduler.Cancellable retries;
+    /** Set by the retry that ends them, on the lane, maybe before {@link #retries} was stored. */
+    private volatile boolean retriesDone;
 
     StartupSync(StartupConfig config, PeerCluster peers, TrafficGate gate, SelfPreservation selfPreservation,
                 LocalNode self, Clock clock, int configuredUrls, IntSupplier restoreSnapshot, IntSupplier restoreMissing,
@@ -87,7 +92,12 @@ final class StartupSync {
         selfPreservation.measureFrom(clock.instant());
         LOG.info("Muster: " + describe(sync, held));
         if (held) {
-            retries = scheduler.every("startup-sync-retry", config.syncRetryWait(), this::retry);
+            Scheduler.Cancellable scheduled = scheduler.every("startup-sync-retry", config.syncRetryWait(),
+                    this::retry);
+            retries = scheduled;
+            if (retriesDone) {
+                scheduled.cancel();   // a retry ended them before the handle was stored
+            }
         }
         return sync;
     }
@@ -133,9 +143,12 @@ final class StartupSync {
         }
     }
 
+    /** Either this sees the stored handle, or {@link #start} sees the flag after storing it (both volatile). */
     private void stopRetrying() {
-        if (retries != null) {
-            retries.cancel();
+        retriesDone = true;
+        Scheduler.Cancellable scheduled = retries;
+        if (scheduled != null) {
+            scheduled.cancel();
         }
     }
 

@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * Ready-to-send fetch responses in Eureka's two tiers: a read-write Guava {@link LoadingCache} whose entries expire
@@ -54,6 +55,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Thread safety: the stamps are a concurrent map written by the registry's listener (under its change lock)
  * and pruned by the refresher; both tiers are concurrent maps; Guava single-flights concurrent loads of one key.
+ *
+ * <p>Time: wall-clock millis (when a payload was built and read) come from the {@link Clock}; how long a build
+ * took, which paces the rebuilds ({@link #BUILD_COST_FACTOR}), from {@code nanos} ({@link System#nanoTime} in
+ * production), so that a test can say how long a build takes.
  */
 public final class ResponseCache implements RegistryListener {
     /**
@@ -86,6 +91,8 @@ public final class ResponseCache implements RegistryListener {
     private final InstanceRegistry registry;
     private final RemoteRegions remote;
     private final Clock clock;
+    /** Measures builds, in nanoseconds (as {@link System#nanoTime}). */
+    private final LongSupplier nanos;
     private final boolean useReadOnly;
     private final LoadingCache<CacheKey, Payload> readWrite;
     private final Map<CacheKey, Payload> readOnly = new ConcurrentHashMap<>();
@@ -120,9 +127,16 @@ public final class ResponseCache implements RegistryListener {
      *               Eureka's transparent fallback applies); their refreshes make those payloads stale
      */
     public ResponseCache(InstanceRegistry registry, RemoteRegions remote, ResponseCacheConfig config, Clock clock) {
+        this(registry, remote, config, clock, System::nanoTime);
+    }
+
+    /** @param nanos a monotonic time in nanoseconds, as {@link System#nanoTime}: what builds are timed with */
+    ResponseCache(InstanceRegistry registry, RemoteRegions remote, ResponseCacheConfig config, Clock clock,
+                  LongSupplier nanos) {
         this.registry = registry;
         this.remote = remote;
         this.clock = clock;
+        this.nanos = nanos;
         this.useReadOnly = config.useReadOnlyCache();
         this.codec = new FragmentCodec(clock::millis);
         this.segments = new RegistrySegments(clock::millis, codec);
@@ -294,7 +308,7 @@ public final class ResponseCache implements RegistryListener {
 
     private Payload build(CacheKey key) {
         misses.increment();
-        long t0 = System.nanoTime();
+        long t0 = nanos.getAsLong();
         long sequence = registry.sequence();   // read before the data: a later change makes this payload stale
         long generation = remote.generation(); // likewise for the remote regions' copies
         if (key.regions().isEmpty() && (key.entity() == CacheKey.Entity.ALL_APPS
@@ -333,10 +347,10 @@ public final class ResponseCache implements RegistryListener {
         if (gzipWanted.contains(key) && !payload.isEmpty()) {
             payload.gzipped();
         }
-        long nanos = System.nanoTime() - t0;
-        payload.timed(clock.millis(), TimeUnit.NANOSECONDS.toMillis(nanos));
+        long took = nanos.getAsLong() - t0;
+        payload.timed(clock.millis(), TimeUnit.NANOSECONDS.toMillis(took));
         builds.increment();
-        buildNanos.add(nanos);
+        buildNanos.add(took);
         return payload;
     }
 

@@ -60,7 +60,8 @@ public final class Evictor {
         Collections.shuffle(expired, random);
         int done = 0;
         for (Lease lease : expired.subList(0, count)) {
-            if (registry.expire(lease.instance().app(), lease.instance().id())) {
+            // the lease as scanned: one renewed since (a heartbeat racing this pass) is not expired
+            if (registry.expire(lease)) {
                 done++;
             }
         }

@@ -488,18 +488,39 @@ public final class InstanceRegistry {
         return removed;
     }
 
-    /** Removes a lapsed lease (eviction). Not a client action, so never replicated. */
+    /**
+     * Removes a lapsed lease (eviction): {@code seen}, the lease the evictor found expired, and only while it is
+     * still the one held. A heartbeat that lands between the evictor's scan and this call, or a registration
+     * again, stores a lease with a later renewal (or registration) stamp, and that instance stays. The check and
+     * the removal are one atomic update of the lease's map entry, so a heartbeat (which takes no lock, only that
+     * entry's update) cannot slip between them. Not a client action, so never replicated.
+     *
+     * @return false when the lease is gone, or was renewed or replaced since {@code seen} was read
+     */
+    public boolean expire(Lease seen) {
+        return remove(seen.instance().app(), seen.instance().id(), Origin.CLIENT, true, seen);
+    }
+
+    /**
+     * Expires whatever lease {@code app}/{@code id} holds at the time of the call, for a caller that did not
+     * look at it first (tests). The evictor passes the lease it saw: {@link #expire(Lease)}.
+     */
     public boolean expire(String app, String id) {
-        return remove(app, id, Origin.CLIENT, true);
+        return views.lease(app, id).map(this::expire).orElse(false);
     }
 
     private boolean remove(String app, String id, Origin origin, boolean expired) {
+        return remove(app, id, origin, expired, null);
+    }
+
+    /** @param seen when not null, only that lease is removed (same registration and renewal stamps) */
+    private boolean remove(String app, String id, Origin origin, boolean expired, Lease seen) {
         Instant now = clock.instant();
         changeLock.lock();
         try {
             String appName = normalize(app);
             Map<String, Lease> leases = apps.get(appName);
-            Lease removed = leases == null ? null : leases.remove(id);
+            Lease removed = leases == null ? null : seen == null ? leases.remove(id) : removeIfSame(leases, id, seen);
             if (removed == null) {
                 return false;
             }
@@ -526,6 +547,20 @@ public final class InstanceRegistry {
         } finally {
             changeLock.unlock();
         }
+    }
+
+    /** Removes {@code id}'s lease when it is still {@code seen} (not renewed, not registered again); null if not. */
+    private static Lease removeIfSame(Map<String, Lease> leases, String id, Lease seen) {
+        Lease[] removed = new Lease[1];
+        leases.computeIfPresent(id, (k, current) -> {
+            if (current.lastRenewedAt().equals(seen.lastRenewedAt())
+                    && current.registeredAt().equals(seen.registeredAt())) {
+                removed[0] = current;
+                return null;
+            }
+            return current;
+        });
+        return removed[0];
     }
 
     private void afterCancel() {

@@ -25,7 +25,9 @@ import java.util.logging.Logger;
  * answers the fetches whose wait is over. Streams and waiting fetches are held as async requests, so thousands of
  * them cost memory, not threads; together they are capped, and a request beyond the cap gets 503.
  *
- * <p>Thread safety: the sets are concurrent; streams are written on the dispatcher thread only.
+ * <p>Thread safety: the sets are concurrent; streams are written on the dispatcher thread only. Time is read
+ * from {@code nanos} ({@link System#nanoTime} in production), so that a test can run {@link #dispatch} rounds
+ * with a clock of its own instead of the thread.
  */
 public final class ChangeStreams implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ChangeStreams.class.getName());
@@ -43,11 +45,24 @@ public final class ChangeStreams implements AutoCloseable {
     private final java.util.concurrent.atomic.LongAdder dropped = new java.util.concurrent.atomic.LongAdder();
     private final Thread dispatcher;
     private volatile boolean closed;
+    /** The time source of the heartbeats, the waits' deadlines and the drop grace, in nanoseconds. */
+    private final LongSupplier nanos;
+    private final long heartbeatNanos;
+    /** When quiet streams get their next heartbeat comment; read and written by the dispatcher only. */
+    private long nextHeartbeat;
 
     /** @param sequence the registry's change sequence (what a waiting fetch waits to see pass its index) */
     public ChangeStreams(ChangeStreamConfig config, LongSupplier sequence) {
+        this(config, sequence, System::nanoTime);
+    }
+
+    /** @param nanos a monotonic time in nanoseconds, as {@link System#nanoTime} */
+    ChangeStreams(ChangeStreamConfig config, LongSupplier sequence, LongSupplier nanos) {
         this.config = config;
         this.sequence = sequence;
+        this.nanos = nanos;
+        this.heartbeatNanos = config.heartbeat().toNanos();
+        this.nextHeartbeat = nanos.getAsLong() + heartbeatNanos;
         // at most a 32nd of the heap for the window, whatever the instances weigh
         this.log = new ChangeLog(config.window(), Runtime.getRuntime().maxMemory() / 32, this::wake);
         this.open = new ClientShares(config.maxOpen(), config.maxOpenPerClient());
@@ -149,7 +164,7 @@ public final class ChangeStreams implements AutoCloseable {
         // a backstop: the dispatcher answers at the timeout; the answer itself may then take a slow client a while
         context.setTimeout(timeout.toMillis() + WaitingFetch.ANSWER_MILLIS);
         WaitingFetch[] self = new WaitingFetch[1];
-        WaitingFetch w = new WaitingFetch(context, bodies, index, System.nanoTime() + timeout.toNanos(), reply, () -> {
+        WaitingFetch w = new WaitingFetch(context, bodies, index, nanos.getAsLong() + timeout.toNanos(), reply, () -> {
             if (waiting.remove(self[0])) {
                 open.release(client);
             }
@@ -161,32 +176,39 @@ public final class ChangeStreams implements AutoCloseable {
     }
 
     private void run() {
-        long heartbeatNanos = config.heartbeat().toNanos();
-        long nextHeartbeat = System.nanoTime() + heartbeatNanos;
         while (!closed) {
             try {
-                long now = System.nanoTime();
-                boolean heartbeat = now - nextHeartbeat >= 0;
-                if (heartbeat) {
-                    nextHeartbeat = now + heartbeatNanos;
-                }
-                for (SseConnection c : streams) {
-                    c.pump(log, heartbeat, config.queue());
-                }
-                long seq = sequence.getAsLong();
-                long wakeAt = nextHeartbeat;
-                for (WaitingFetch w : waiting) {
-                    if (w.isDue(seq, now)) {
-                        w.answer();
-                    } else if (w.deadlineNanos() - wakeAt < 0) {
-                        wakeAt = w.deadlineNanos();
-                    }
-                }
-                LockSupport.parkNanos(this, Math.max(0, wakeAt - System.nanoTime()));
+                long wakeAt = dispatch(nanos.getAsLong());
+                LockSupport.parkNanos(this, Math.max(0, wakeAt - nanos.getAsLong()));
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "Muster: the change dispatcher failed a round; it goes on", e);
             }
         }
+    }
+
+    /**
+     * One round of the dispatcher at time {@code now}: sends each stream what it has not seen (a heartbeat comment
+     * to quiet ones when one is due), drops or ends the streams that fell behind, and answers the waiting fetches
+     * whose registry moved or whose wait is over. Returns when the next round is due without a wake-up.
+     */
+    long dispatch(long now) {
+        boolean heartbeat = now - nextHeartbeat >= 0;
+        if (heartbeat) {
+            nextHeartbeat = now + heartbeatNanos;
+        }
+        for (SseConnection c : streams) {
+            c.pump(log, heartbeat, config.queue(), now);
+        }
+        long seq = sequence.getAsLong();
+        long wakeAt = nextHeartbeat;
+        for (WaitingFetch w : waiting) {
+            if (w.isDue(seq, now)) {
+                w.answer();
+            } else if (w.deadlineNanos() - wakeAt < 0) {
+                wakeAt = w.deadlineNanos();
+            }
+        }
+        return wakeAt;
     }
 
     /** Ends every stream and waiting fetch and stops the dispatcher (undeploy). */

@@ -49,7 +49,7 @@ final class SseConnection implements WriteListener, AsyncListener {
     private boolean resetPending;
     private boolean needsFlush = true; // the headers and the retry hint go out at once
     private volatile boolean closed;
-    /** Dropped for falling behind, and when (System.nanoTime); written on the dispatcher thread only. */
+    /** Dropped for falling behind, and when (the dispatcher's nanosecond time); written on its thread only. */
     private boolean dropped;
     private long droppedAt;
 
@@ -83,13 +83,14 @@ final class SseConnection implements WriteListener, AsyncListener {
      *
      * @param heartbeat whether a quiet stream should get a comment now
      * @param backlog   the most events a client may be behind before it is dropped
+     * @param now       the dispatcher's time, in nanoseconds (as {@link System#nanoTime})
      */
-    void pump(ChangeLog log, boolean heartbeat, int backlog) {
+    void pump(ChangeLog log, boolean heartbeat, int backlog, long now) {
         if (closed) {
             return;
         }
         if (dropped) {
-            if (System.nanoTime() - droppedAt > DROP_GRACE_NANOS) {
+            if (now - droppedAt > DROP_GRACE_NANOS) {
                 close();
             }
             return;
@@ -98,7 +99,7 @@ final class SseConnection implements WriteListener, AsyncListener {
             if (!out.isReady()) {
                 if (log.lastId() - position > backlog) {
                     dropped = true;   // slow or stuck: no more events for it
-                    droppedAt = System.nanoTime();
+                    droppedAt = now;
                     onDrop.run();
                 }
                 return;

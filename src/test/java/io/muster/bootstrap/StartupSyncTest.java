@@ -110,6 +110,39 @@ class StartupSyncTest {
         assertThat(retry.cancelled).isTrue();
     }
 
+    /**
+     * The retries run on the peers lane while {@code start} returns on the deploying thread: a first retry may come
+     * before {@code start} has stored what cancels them (the deploying thread paused past the period). A retry
+     * that reached the peer then still stops them.
+     */
+    @Test
+    void aRetryThatRunsBeforeStartHasReturnedStillStopsTheRetries() {
+        Scheduler firstRunAtOnce = new Scheduler() {
+            @Override
+            public Cancellable every(String name, Duration period, Runnable task) {
+                Cancellable cancel = scheduler.every(name, period, task);
+                peerStatus.set(200);   // the peer is back by the first retry
+                clock.advance(period);
+                task.run();            // on the lane, before every() has even returned here
+                return cancel;
+            }
+
+            @Override
+            public void once(String name, Runnable task) {
+                scheduler.once(name, task);
+            }
+
+            @Override
+            public void close() {
+                scheduler.close();
+            }
+        };
+
+        assertThat(sync.start(firstRunAtOnce).outcome()).isEqualTo(SyncOutcome.EVERY_PEER_UNREACHABLE);
+        assertThat(gate.allowsReads()).as("the retry reached the peer").isTrue();
+        assertThat(scheduler.live("startup-sync-retry")).as("no more retries").isNull();
+    }
+
     @Test
     void aPeerThatAnswersAtOnceSchedulesNoRetries() {
         peerStatus.set(200);

@@ -5,6 +5,7 @@ import io.muster.codec.WireFormat;
 import io.muster.config.ServerConfig.ResponseCacheConfig;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Origin;
+import io.muster.regions.RemoteRegions;
 import io.muster.testing.Instances;
 import io.muster.testing.MutableClock;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,8 +28,19 @@ class ResponseCacheTest {
     private final InstanceRegistry registry = new InstanceRegistry(clock, Duration.ofMinutes(3));
 
     private ResponseCache cache(boolean readOnly, Duration interval) {
-        ResponseCache cache = new ResponseCache(registry,
-                new ResponseCacheConfig(readOnly, interval, Duration.ofSeconds(180), 100), clock);
+        return cache(readOnly, interval, Duration.ZERO);
+    }
+
+    /**
+     * @param buildTime how long every build takes: the cache's nanosecond clock moves only while it builds (it
+     *                  reads it as a build starts and as it ends), so the rebuild pacing does not depend on how
+     *                  fast this machine builds
+     */
+    private ResponseCache cache(boolean readOnly, Duration interval, Duration buildTime) {
+        AtomicLong nanos = new AtomicLong();
+        ResponseCache cache = new ResponseCache(registry, RemoteRegions.NONE,
+                new ResponseCacheConfig(readOnly, interval, Duration.ofSeconds(180), 100), clock,
+                () -> nanos.getAndAdd(buildTime.toNanos()));
         registry.addListener(cache);
         return cache;
     }
@@ -82,6 +95,32 @@ class ResponseCacheTest {
         cache.refreshReadOnly();
         assertThat(text(cache.get(ALL))).contains("\"i-99\"");
         assertThat(cache.stats().builds()).isEqualTo(2);
+    }
+
+    @Test
+    void aStaleShapeIsRebuiltNoSoonerThanFiveTimesItsLastBuildsDurationAfterIt() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofMillis(200));
+        cache.get(ALL);   // built now, in 200 ms
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+
+        clock.advance(Duration.ofMillis(999));
+        cache.refreshReadOnly();
+        assertThat(text(cache.get(ALL))).as("within 5 x 200 ms of its build: it waits its turn").doesNotContain("i-1");
+        assertThat(cache.stats().builds()).isEqualTo(1);
+        clock.advance(Duration.ofMillis(1));
+        cache.refreshReadOnly();
+        assertThat(text(cache.get(ALL))).contains("\"i-1\"");
+        assertThat(cache.stats().builds()).isEqualTo(2);
+        assertThat(cache.stats().buildNanos()).isEqualTo(Duration.ofMillis(400).toNanos());
+    }
+
+    @Test
+    void aFastBuildIsRebuiltAtTheNextRefreshWhateverTheClockSays() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofNanos(999_999));   // under 1 ms
+        cache.get(ALL);
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        cache.refreshReadOnly();   // at the very instant of the build
+        assertThat(text(cache.get(ALL))).contains("\"i-1\"");
     }
 
     @Test

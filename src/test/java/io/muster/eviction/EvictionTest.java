@@ -225,6 +225,32 @@ class EvictionTest {
         assertThat(evictor.evictedTotal()).isEqualTo(1);
     }
 
+    /**
+     * A heartbeat that lands while a pass runs, after its scan found the lease lapsed: the instance renewed just
+     * now and stays. The pass's shuffle (between the scan and the removals) is where the heartbeat is made to land.
+     */
+    @Test
+    void aHeartbeatLandingAfterThePassScannedKeepsItsInstance() {
+        SelfPreservation sp = selfPreservation(false);
+        registry.register(Instances.up("APP0", "i-0"), Origin.CLIENT);
+        registry.register(Instances.up("APP1", "i-1"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(91));
+        Random heartbeatDuringThePass = new Random(1) {
+            @Override
+            public int nextInt(int bound) {
+                registry.renew("APP0", "i-0", null, null, Origin.CLIENT);
+                return super.nextInt(bound);
+            }
+        };
+        Evictor evictor = new Evictor(new EvictionConfig(Duration.ofSeconds(60)), 0.0, registry, sp, clock,
+                heartbeatDuringThePass);
+
+        assertThat(evictor.run()).isEqualTo(1);
+        assertThat(registry.views().lease("APP0", "i-0")).as("renewed during the pass").isPresent();
+        assertThat(registry.views().lease("APP1", "i-1")).isEmpty();
+        assertThat(evictor.evictedTotal()).isEqualTo(1);
+    }
+
     @Test
     void aLateTimerDoesNotCountTheDelayAgainstLeases() {
         SelfPreservation sp = selfPreservation(false);

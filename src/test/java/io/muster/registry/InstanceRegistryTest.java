@@ -310,6 +310,42 @@ class InstanceRegistryTest {
     }
 
     @Test
+    void anExpiryRemovesOnlyTheLeaseTheEvictorSawNotOneRenewedSince() {
+        registry.register(Instances.up("A", "1"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(91));
+        Lease seen = registry.views().expiredLeases(Duration.ZERO).get(0);   // the evictor's scan
+        registry.renew("A", "1", null, null, Origin.CLIENT);                  // the heartbeat lands meanwhile
+        int before = changes.size();
+
+        assertThat(registry.expire(seen)).as("renewed since the scan").isFalse();
+        assertThat(registry.views().lease("A", "1")).isPresent();
+        assertThat(registry.size()).isEqualTo(1);
+        assertThat(changes.subList(before, changes.size())).noneMatch(c -> c instanceof RegistryChange.Expired);
+    }
+
+    @Test
+    void anExpiryRemovesOnlyTheLeaseTheEvictorSawNotARegistrationAgain() {
+        registry.register(Instances.up("A", "1"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(91));
+        Lease seen = registry.views().expiredLeases(Duration.ZERO).get(0);
+        registry.register(Instances.up("A", "1"), Origin.CLIENT);
+
+        assertThat(registry.expire(seen)).isFalse();
+        assertThat(registry.views().lease("A", "1")).isPresent();
+    }
+
+    @Test
+    void anExpiryRemovesTheLeaseTheEvictorSawWhenNothingChangedSince() {
+        registry.register(Instances.up("A", "1"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(91));
+        Lease seen = registry.views().expiredLeases(Duration.ZERO).get(0);
+
+        assertThat(registry.expire(seen)).isTrue();
+        assertThat(registry.views().lease("A", "1")).isEmpty();
+        assertThat(registry.expire(seen)).as("gone already").isFalse();
+    }
+
+    @Test
     void statusOfUnknownInstanceIsNotFound() {
         assertThat(registry.statusUpdate("A", "x", UP, null, Origin.CLIENT)).isFalse();
         assertThat(registry.deleteStatusOverride("A", "x", UNKNOWN, null, Origin.CLIENT)).isFalse();
