@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * The layers settings come from, lowest priority first (README, "Where settings come from"):
+ * The layers settings come from, lowest priority first (README, "Configuration"):
  * <ol>
  *   <li>{@code WEB-INF/classes/eureka-server.properties};</li>
  *   <li>the file named by {@code -Deureka.server.props};</li>
