@@ -323,6 +323,14 @@ public final class ResponseCache implements RegistryListener {
         return built(key, payload, t0);
     }
 
+    /**
+     * The regions part of a {@link CacheKey} for a {@code ?regions=} value: the regions it names that are configured
+     * here (see {@link RemoteRegions#requested}), comma-joined; empty for the local registry alone.
+     */
+    public String regionsKey(String regionsParameter) {
+        return String.join(",", remote.requested(regionsParameter));
+    }
+
     /** The local full registry or delta, re-encoding only the applications that changed since the last build. */
     private Payload segmented(CacheKey key, long t0, long sequence, long generation) {
         boolean delta = key.entity() == CacheKey.Entity.DELTA;
