@@ -192,7 +192,9 @@ public final class RegistryServer implements AutoCloseable {
         this.metrics = new MusterMetrics(registry, source, config.metrics(), version);
         registry.addListener(metrics);
         peers.observeLag(metrics.replicationLag());
-        this.changes = new ChangeStreams(config.changes(), registry::sequence);
+        ServerConfig.ChangeStreamConfig streams = config.changes();
+        this.changes = new ChangeStreams(new ChangeStreams.Limits(streams.maxOpen(), streams.maxOpenPerClient(),
+                streams.heartbeat(), streams.window(), streams.queue()), registry::sequence);
         registry.addListener(changes.log());
         this.api = Api.create(registry, cache, gate, config.delta().disabled(), clock, status,
                 metrics::scrape, () -> checker.digest().withReadsHeld(gate.isHoldingReads()), peers::anyPeerHolds,

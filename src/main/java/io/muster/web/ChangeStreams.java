@@ -2,7 +2,6 @@ package io.muster.web;
 
 import io.muster.api.Reply;
 import io.muster.changes.ChangeLog;
-import io.muster.config.ServerConfig.ChangeStreamConfig;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -33,7 +32,7 @@ public final class ChangeStreams implements AutoCloseable {
     private static final byte[] PREAMBLE = "retry: 2000\n\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final ChangeLog log;
-    private final ChangeStreamConfig config;
+    private final Limits limits;
     private final LongSupplier sequence;
     private final Set<SseConnection> streams = ConcurrentHashMap.newKeySet();
     private final Set<WaitingFetch> waiting = ConcurrentHashMap.newKeySet();
@@ -45,14 +44,23 @@ public final class ChangeStreams implements AutoCloseable {
     private volatile boolean closed;
 
     /** @param sequence the registry's change sequence (what a waiting fetch waits to see pass its index) */
-    public ChangeStreams(ChangeStreamConfig config, LongSupplier sequence) {
-        this.config = config;
+    public ChangeStreams(Limits limits, LongSupplier sequence) {
+        this.limits = limits;
         this.sequence = sequence;
         // at most a 32nd of the heap for the window, whatever the instances weigh
-        this.log = new ChangeLog(config.window(), Runtime.getRuntime().maxMemory() / 32, this::wake);
-        this.open = new ClientShares(config.maxOpen(), config.maxOpenPerClient());
+        this.log = new ChangeLog(limits.window(), Runtime.getRuntime().maxMemory() / 32, this::wake);
+        this.open = new ClientShares(limits.maxOpen(), limits.maxOpenPerClient());
         this.dispatcher = new Thread(this::run, THREAD_NAME);
         this.dispatcher.setDaemon(true);
+    }
+
+    /**
+     * How many streams and waiting fetches may be open ({@code maxOpen} together, {@code maxOpenPerClient} per
+     * client address), how often an idle stream hears a heartbeat comment, how many changes are kept for
+     * {@code Last-Event-ID} resumes ({@code window}), and how many events may wait for one slow stream before it is
+     * dropped ({@code queue}).
+     */
+    public record Limits(int maxOpen, int maxOpenPerClient, Duration heartbeat, int window, int queue) {
     }
 
     /** The registry listener that feeds the streams. */
@@ -161,7 +169,7 @@ public final class ChangeStreams implements AutoCloseable {
     }
 
     private void run() {
-        long heartbeatNanos = config.heartbeat().toNanos();
+        long heartbeatNanos = limits.heartbeat().toNanos();
         long nextHeartbeat = System.nanoTime() + heartbeatNanos;
         while (!closed) {
             try {
@@ -171,7 +179,7 @@ public final class ChangeStreams implements AutoCloseable {
                     nextHeartbeat = now + heartbeatNanos;
                 }
                 for (SseConnection c : streams) {
-                    c.pump(log, heartbeat, config.queue());
+                    c.pump(log, heartbeat, limits.queue());
                 }
                 long seq = sequence.getAsLong();
                 long wakeAt = nextHeartbeat;
