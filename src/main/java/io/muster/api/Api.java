@@ -4,7 +4,6 @@ import io.muster.audit.AuditTrail;
 import io.muster.cache.ResponseCache;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
-import io.muster.regions.RemoteRegions;
 import io.muster.replication.PeerDigest;
 
 import java.time.Clock;
@@ -21,11 +20,11 @@ public record Api(InstanceRegistry registry, RegistryReads reads, InstanceWrites
                   AuditTrail audit) {
 
     public static Api create(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled,
-                             RemoteRegions remote, Clock clock, StatusReport status, Supplier<String> metrics,
+                             Clock clock, StatusReport status, Supplier<String> metrics,
                              Supplier<PeerDigest> digest, InstanceWrites.PeerLookup peers, Runnable peerHeard,
                              AuditTrail audit) {
         InstanceWrites writes = new InstanceWrites(registry, clock, peers, audit);
-        return new Api(registry, new RegistryReads(registry, cache, gate, deltaDisabled, remote), writes,
+        return new Api(registry, new RegistryReads(registry, cache, gate, deltaDisabled), writes,
                 new PeerBatches(writes, clock), status, metrics, digest, peerHeard, audit);
     }
 }

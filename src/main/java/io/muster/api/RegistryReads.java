@@ -9,7 +9,6 @@ import io.muster.codec.WireFormat;
 import io.muster.model.InstanceInfo;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
-import io.muster.regions.RemoteRegions;
 
 import java.util.Map;
 import java.util.Optional;
@@ -28,12 +27,9 @@ public final class RegistryReads {
     private final ResponseCache cache;
     private final TrafficGate gate;
     private final boolean deltaDisabled;
-    private final RemoteRegions remote;
 
-    RegistryReads(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled,
-                  RemoteRegions remote) {
+    RegistryReads(InstanceRegistry registry, ResponseCache cache, TrafficGate gate, boolean deltaDisabled) {
         this.registry = registry;
-        this.remote = remote;
         this.cache = cache;
         this.gate = gate;
         this.deltaDisabled = deltaDisabled;
@@ -69,7 +65,7 @@ public final class RegistryReads {
         }
         String key = entity == CacheKey.Entity.APP ? InstanceWrites.appName(name) : name;
         boolean regional = entity == CacheKey.Entity.ALL_APPS || entity == CacheKey.Entity.DELTA;
-        String regionKey = regional ? String.join(",", remote.requested(regions)) : "";
+        String regionKey = regional ? cache.regionsKey(regions) : "";
         CacheKey cacheKey = new CacheKey(entity, key, WireFormat.fromAccept(accept), Detail.fromHeader(eurekaAccept),
                 regionKey);
         Payload payload = cache.get(cacheKey);

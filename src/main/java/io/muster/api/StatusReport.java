@@ -6,7 +6,6 @@ import io.muster.registry.TrafficGate;
 import io.muster.replication.PeerCheck;
 import io.muster.replication.PeerNode;
 import io.muster.replication.PeerRefusal;
-import io.muster.regions.RemoteRegion;
 import io.muster.replication.ReplicaStatus;
 import io.muster.status.LapsedLeases;
 import io.muster.status.StatusSnapshot;
@@ -18,6 +17,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -34,17 +34,18 @@ public final class StatusReport {
     private final String version;
     private final Supplier<Map<String, Object>> settings;
     private final Supplier<ReplicaStatus.Report> replicas;
-    private final Supplier<List<RemoteRegion.Status>> remoteRegions;
+    private final Function<Instant, List<Map<String, Object>>> remoteRegions;
     private final Probes probes;
 
     /**
      * @param version  this build's version
      * @param settings the effective configuration, shown on the dashboard (no credentials); asked at each call
+     * @param remoteRegions each remote region as the document shows it, aged as of the given moment
      */
     public StatusReport(StatusSource source, Probes probes, TrafficGate gate, Clock clock, String environment,
                         String dataCenter, String version, Supplier<Map<String, Object>> settings,
                         Supplier<ReplicaStatus.Report> replicas,
-                        Supplier<List<RemoteRegion.Status>> remoteRegions) {
+                        Function<Instant, List<Map<String, Object>>> remoteRegions) {
         this.source = source;
         this.gate = gate;
         this.clock = clock;
@@ -56,25 +57,6 @@ public final class StatusReport {
         this.replicas = replicas;
         this.remoteRegions = remoteRegions;
         this.probes = probes;
-    }
-
-    /** One remote region: where, how fresh (to the millisecond, with the age beside it) and how fetches went. */
-    private static Map<String, Object> region(RemoteRegion.Status r, Instant now) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", r.name());
-        m.put("url", r.url());
-        m.put("fetchedAt", r.fetchedAt() == null ? null
-                : r.fetchedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
-        m.put("ageSeconds", r.fetchedAt() == null ? null : Duration.between(r.fetchedAt(), now).toSeconds());
-        m.put("applications", r.applications());
-        m.put("instances", r.instances());
-        m.put("appsHashCode", r.appsHashCode());
-        m.put("fullFetches", r.fullFetches());
-        m.put("deltaFetches", r.deltaFetches());
-        m.put("deltaMismatches", r.deltaMismatches());
-        m.put("failures", r.failures());
-        m.put("lastError", r.lastError());
-        return m;
     }
 
     /** Eureka's replica view, health verdict and this server's own instance (see ReplicaStatus). */
@@ -139,7 +121,7 @@ public final class StatusReport {
                 "plainRefused", stats.plainRefused()));
         d.put("peers", snapshot.peers().stream().map(StatusReport::peer).toList());
         d.put("replicas", replicaLists(replicas.get()));
-        d.put("remoteRegions", remoteRegions.get().stream().map(r -> region(r, now)).toList());
+        d.put("remoteRegions", remoteRegions.apply(now));
         d.put("settings", settings.get());
         d.put("recentActivity", source.recentActivity().stream().limit(1000).map(a -> Map.of(
                 "at", a.at().toString(), "kind", a.kind(), "app", a.app(), "id", a.id(), "status", a.status()))

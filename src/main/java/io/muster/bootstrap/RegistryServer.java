@@ -195,13 +195,15 @@ public final class RegistryServer implements AutoCloseable {
         this.probes = new Probes(gate, detachedBecause);
         StatusReport status = new StatusReport(source, probes, gate, clock,
                 config.environment(), config.dataCenter(), version, this::settings, replicas::report,
-                remoteRegions::statuses);
+                remoteRegions::describe);
         this.metrics = new MusterMetrics(registry, source, config.metrics(), version);
         registry.addListener(metrics);
         peers.observeLag(metrics.replicationLag());
-        this.changes = new ChangeStreams(config.changes(), registry::sequence);
+        ServerConfig.ChangeStreamConfig streams = config.changes();
+        this.changes = new ChangeStreams(new ChangeStreams.Limits(streams.maxOpen(), streams.maxOpenPerClient(),
+                streams.heartbeat(), streams.window(), streams.queue()), registry::sequence);
         registry.addListener(changes.log());
-        this.api = Api.create(registry, cache, gate, config.delta().disabled(), remoteRegions, clock, status,
+        this.api = Api.create(registry, cache, gate, config.delta().disabled(), clock, status,
                 metrics::scrape, () -> checker.digest().withReadsHeld(gate.isHoldingReads()), peers::anyPeerHolds,
                 peers::heardFromPeer, audit);
     }

@@ -6,9 +6,11 @@ import com.google.common.cache.CacheBuilder;
 import com.google.common.cache.CacheLoader;
 import com.google.common.cache.LoadingCache;
 import com.google.common.util.concurrent.UncheckedExecutionException;
+import io.muster.codec.AppsDocument;
 import io.muster.codec.Detail;
 import io.muster.codec.FragmentCodec;
 import io.muster.codec.RegistrySegments;
+import io.muster.codec.SegmentedDocument;
 import io.muster.codec.WireFormat;
 import io.muster.config.ServerConfig.ResponseCacheConfig;
 import io.muster.model.InstanceInfo;
@@ -335,12 +337,26 @@ public final class ResponseCache implements RegistryListener {
         return built(key, payload, t0);
     }
 
+    /**
+     * The regions part of a {@link CacheKey} for a {@code ?regions=} value: the regions it names that are configured
+     * here (see {@link RemoteRegions#requested}), comma-joined; empty for the local registry alone.
+     */
+    public String regionsKey(String regionsParameter) {
+        return String.join(",", remote.requested(regionsParameter));
+    }
+
     /** The local full registry or delta, re-encoding only the applications that changed since the last build. */
     private Payload segmented(CacheKey key, long t0, long sequence, long generation) {
         boolean delta = key.entity() == CacheKey.Entity.DELTA;
         AppGroups groups = delta ? registry.views().deltaGroups() : registry.views().groups();
-        return built(key, new Payload(segments.encode(key.format(), key.detail(), delta, groups), sequence,
-                generation), t0);
+        SegmentedDocument doc = segments.encode(key.format(), key.detail(), delta, document(groups));
+        return built(key, new Payload(doc, sequence, generation), t0);
+    }
+
+    /** The registry's groups as the codec takes them: each app built, decorated with its leases, when encoded. */
+    private static AppsDocument document(AppGroups groups) {
+        return new AppsDocument(groups.version(), groups.appsHashCode(), groups.groups().stream()
+                .map(g -> new AppsDocument.App(g.app(), g.sources(), g::decorated)).toList());
     }
 
     private Payload built(CacheKey key, Payload payload, long t0) {

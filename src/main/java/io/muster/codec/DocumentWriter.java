@@ -1,13 +1,12 @@
 package io.muster.codec;
 
-import io.muster.registry.AppGroups;
-
 import java.io.IOException;
 import java.io.OutputStream;
 
 /**
  * Writes an {@code applications} document to a stream one application at a time: the bytes of
- * {@link EurekaCodec#encode(WireFormat, io.muster.model.Applications, Detail)} for {@code groups.decorated()},
+ * {@link EurekaCodec#encode(WireFormat, io.muster.model.Applications, Detail)} for all of {@code document}'s
+ * applications,
  * without the whole document (100 MB at 100,000 instances) or a decorated copy of every instance ever existing at
  * once. For the registry snapshot, written every 30 s. Stateless.
  */
@@ -15,17 +14,17 @@ public final class DocumentWriter {
     private DocumentWriter() {
     }
 
-    public static void write(OutputStream out, WireFormat format, Detail detail, AppGroups groups)
+    public static void write(OutputStream out, WireFormat format, Detail detail, AppsDocument document)
             throws IOException {
-        Envelope envelope = Envelope.of(format, groups.version(), groups.appsHashCode(), detail);
+        Envelope envelope = Envelope.of(format, document.version(), document.appsHashCode(), detail);
         out.write(envelope.head());
         boolean first = true;
-        for (AppGroups.Group group : groups.groups()) {
+        for (AppsDocument.App app : document.apps()) {
             if (!first) {
                 out.write(envelope.separator());
             }
             first = false;
-            byte[] doc = EurekaCodec.encode(format, group.decorated(), detail);
+            byte[] doc = EurekaCodec.encode(format, app.content().get(), detail);
             int from = Envelope.listFormStart(format);
             out.write(doc, from, Envelope.listFormEnd(format, doc.length) - from);
         }

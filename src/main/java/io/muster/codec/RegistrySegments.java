@@ -1,7 +1,6 @@
 package io.muster.codec;
 
 import io.muster.model.InstanceInfo;
-import io.muster.registry.AppGroups;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -50,28 +49,28 @@ public final class RegistrySegments {
     }
 
     /**
-     * The payload for these groups: the bytes {@link EurekaCodec#encode(WireFormat, io.muster.model.Applications,
-     * Detail)} gives for {@code groups.decorated()}, apart from lease timestamps as described above.
+     * The payload for this document: the bytes {@link EurekaCodec#encode(WireFormat, io.muster.model.Applications,
+     * Detail)} gives for all of its applications built now, apart from lease timestamps as described above.
      */
-    public SegmentedDocument encode(WireFormat format, Detail detail, boolean delta, AppGroups groups) {
+    public SegmentedDocument encode(WireFormat format, Detail detail, boolean delta, AppsDocument document) {
         long now = millis.getAsLong();
         int index = shape(format, detail, delta);
         Shape previous = shapes.get(index);
         Map<String, Segment> kept = previous == null ? Map.of() : previous.segments;
-        Map<String, Segment> next = new HashMap<>(Math.max(16, groups.groups().size() * 2));
-        Segment[] ordered = new Segment[groups.groups().size()];
+        Map<String, Segment> next = new HashMap<>(Math.max(16, document.apps().size() * 2));
+        Segment[] ordered = new Segment[document.apps().size()];
         int i = 0;
-        for (AppGroups.Group g : groups.groups()) {
-            Segment s = kept.get(g.app());
-            if (s == null || !g.sameSources(s.sources) || now - s.encodedAt > REENCODE_AFTER_MILLIS) {
-                s = new Segment(g.sources(), fragments.encodeListForm(format, g.decorated(), detail), now);
+        for (AppsDocument.App app : document.apps()) {
+            Segment s = kept.get(app.name());
+            if (s == null || !app.sameSources(s.sources) || now - s.encodedAt > REENCODE_AFTER_MILLIS) {
+                s = new Segment(app.sources(), fragments.encodeListForm(format, app.content().get(), detail), now);
             }
-            next.put(g.app(), s);
+            next.put(app.name(), s);
             ordered[i++] = s;
         }
         shapes.set(index, new Shape(next, now));
         dropIdle(now);
-        return new SegmentedDocument(Envelope.of(format, groups.version(), groups.appsHashCode(), detail), ordered);
+        return new SegmentedDocument(Envelope.of(format, document.version(), document.appsHashCode(), detail), ordered);
     }
 
     /** Applications held, all shapes together (for tests). */

@@ -5,7 +5,11 @@ import io.muster.model.AppsHashCode;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -127,5 +131,26 @@ public final class RemoteRegion {
     public record Status(String name, String url, Instant fetchedAt, int applications, int instances,
                          String appsHashCode, long fullFetches, long deltaFetches, long deltaMismatches,
                          long failures, String lastError) {
+
+        /**
+         * As the status document shows it: where, how fresh (to the millisecond, with the age as of {@code now}
+         * beside it) and how fetches went. Written here so that only this package knows a region's fields.
+         */
+        public Map<String, Object> describe(Instant now) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", name);
+            m.put("url", url);
+            m.put("fetchedAt", fetchedAt == null ? null : fetchedAt.truncatedTo(ChronoUnit.MILLIS).toString());
+            m.put("ageSeconds", fetchedAt == null ? null : Duration.between(fetchedAt, now).toSeconds());
+            m.put("applications", applications);
+            m.put("instances", instances);
+            m.put("appsHashCode", appsHashCode);
+            m.put("fullFetches", fullFetches);
+            m.put("deltaFetches", deltaFetches);
+            m.put("deltaMismatches", deltaMismatches);
+            m.put("failures", failures);
+            m.put("lastError", lastError);
+            return m;
+        }
     }
 }

@@ -10,6 +10,7 @@ import io.muster.replication.HttpPeerClient;
 import io.muster.replication.PeerUrl;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -154,8 +155,8 @@ public final class RemoteRegions {
         return apps.applications().stream().filter(a -> config.admits(region, a.name())).toList();
     }
 
-    /** Each region's freshness, for the dashboard. */
-    public List<RemoteRegion.Status> statuses() {
-        return regions.values().stream().map(RemoteRegion::status).toList();
+    /** Each region's freshness as the status document shows it, aged as of {@code now}. */
+    public List<Map<String, Object>> describe(Instant now) {
+        return regions.values().stream().map(r -> r.status().describe(now)).toList();
     }
 }

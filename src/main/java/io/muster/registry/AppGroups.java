@@ -42,22 +42,6 @@ public record AppGroups(long version, String appsHashCode, List<Group> groups, l
      */
     public record Group(String app, InstanceInfo[] sources, Map<String, Lease> live) {
 
-        /** Whether {@code other} holds the very same instance objects in the same order: nothing to re-encode. */
-        public boolean sameSources(InstanceInfo[] other) {
-            if (other == sources) {
-                return true;
-            }
-            if (other == null || other.length != sources.length) {
-                return false;
-            }
-            for (int i = 0; i < sources.length; i++) {
-                if (other[i] != sources[i]) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
         public Application decorated() {
             List<InstanceInfo> instances = new ArrayList<>(sources.length);
             for (InstanceInfo source : sources) {

@@ -1,5 +1,6 @@
 package io.muster.snapshot;
 
+import io.muster.codec.AppsDocument;
 import io.muster.codec.Detail;
 import io.muster.codec.DocumentWriter;
 import io.muster.codec.EurekaCodec;
@@ -68,7 +69,13 @@ public final class SnapshotFile {
 
     /** Writes the body of a snapshot of {@code groups}: what {@link #encode} puts after the header. */
     static void writeBody(OutputStream out, AppGroups groups) throws IOException {
-        DocumentWriter.write(out, WireFormat.JSON, Detail.FULL, groups);
+        DocumentWriter.write(out, WireFormat.JSON, Detail.FULL, document(groups));
+    }
+
+    /** The registry's groups as the codec takes them: each app built, decorated with its leases, when encoded. */
+    private static AppsDocument document(AppGroups groups) {
+        return new AppsDocument(groups.version(), groups.appsHashCode(), groups.groups().stream()
+                .map(g -> new AppsDocument.App(g.app(), g.sources(), g::decorated)).toList());
     }
 
     /**

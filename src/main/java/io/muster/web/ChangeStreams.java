@@ -2,7 +2,6 @@ package io.muster.web;
 
 import io.muster.api.Reply;
 import io.muster.changes.ChangeLog;
-import io.muster.config.ServerConfig.ChangeStreamConfig;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,7 +34,7 @@ public final class ChangeStreams implements AutoCloseable {
     private static final byte[] PREAMBLE = "retry: 2000\n\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final ChangeLog log;
-    private final ChangeStreamConfig config;
+    private final Limits limits;
     private final LongSupplier sequence;
     private final Set<SseConnection> streams = ConcurrentHashMap.newKeySet();
     private final Set<WaitingFetch> waiting = ConcurrentHashMap.newKeySet();
@@ -52,22 +51,31 @@ public final class ChangeStreams implements AutoCloseable {
     private long nextHeartbeat;
 
     /** @param sequence the registry's change sequence (what a waiting fetch waits to see pass its index) */
-    public ChangeStreams(ChangeStreamConfig config, LongSupplier sequence) {
-        this(config, sequence, System::nanoTime);
+    public ChangeStreams(Limits limits, LongSupplier sequence) {
+        this(limits, sequence, System::nanoTime);
     }
 
     /** @param nanos a monotonic time in nanoseconds, as {@link System#nanoTime} */
-    ChangeStreams(ChangeStreamConfig config, LongSupplier sequence, LongSupplier nanos) {
-        this.config = config;
+    ChangeStreams(Limits limits, LongSupplier sequence, LongSupplier nanos) {
+        this.limits = limits;
         this.sequence = sequence;
         this.nanos = nanos;
-        this.heartbeatNanos = config.heartbeat().toNanos();
+        this.heartbeatNanos = limits.heartbeat().toNanos();
         this.nextHeartbeat = nanos.getAsLong() + heartbeatNanos;
         // at most a 32nd of the heap for the window, whatever the instances weigh
-        this.log = new ChangeLog(config.window(), Runtime.getRuntime().maxMemory() / 32, this::wake);
-        this.open = new ClientShares(config.maxOpen(), config.maxOpenPerClient());
+        this.log = new ChangeLog(limits.window(), Runtime.getRuntime().maxMemory() / 32, this::wake);
+        this.open = new ClientShares(limits.maxOpen(), limits.maxOpenPerClient());
         this.dispatcher = new Thread(this::run, THREAD_NAME);
         this.dispatcher.setDaemon(true);
+    }
+
+    /**
+     * How many streams and waiting fetches may be open ({@code maxOpen} together, {@code maxOpenPerClient} per
+     * client address), how often an idle stream hears a heartbeat comment, how many changes are kept for
+     * {@code Last-Event-ID} resumes ({@code window}), and how many events may wait for one slow stream before it is
+     * dropped ({@code queue}).
+     */
+    public record Limits(int maxOpen, int maxOpenPerClient, Duration heartbeat, int window, int queue) {
     }
 
     /** The registry listener that feeds the streams. */
@@ -197,7 +205,7 @@ public final class ChangeStreams implements AutoCloseable {
             nextHeartbeat = now + heartbeatNanos;
         }
         for (SseConnection c : streams) {
-            c.pump(log, heartbeat, config.queue(), now);
+            c.pump(log, heartbeat, limits.queue(), now);
         }
         long seq = sequence.getAsLong();
         long wakeAt = nextHeartbeat;

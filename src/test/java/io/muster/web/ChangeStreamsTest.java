@@ -1,6 +1,5 @@
 package io.muster.web;
 
-import io.muster.config.ServerConfig.ChangeStreamConfig;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.Origin;
 import io.muster.testing.Instances;
@@ -31,7 +30,7 @@ class ChangeStreamsTest {
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final InstanceRegistry registry = new InstanceRegistry(MutableClock.atEpochMillis(1_700_000_000_000L),
             Duration.ofMinutes(3));
-    private final ChangeStreams streams = new ChangeStreams(new ChangeStreamConfig(100, 100, HEARTBEAT, 1_000, 2),
+    private final ChangeStreams streams = new ChangeStreams(new ChangeStreams.Limits(100, 100, HEARTBEAT, 1_000, 2),
             registry::sequence, nanos::get);
 
     ChangeStreamsTest() {

@@ -1,0 +1,49 @@
+package io.muster.codec;
+
+import io.muster.model.Application;
+import io.muster.model.InstanceInfo;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * An {@code applications} document given one application at a time, what {@link RegistrySegments} and
+ * {@link DocumentWriter} write from. The caller, not the codec, knows where the applications come from: each one
+ * names the instance objects it is made of, which {@link RegistrySegments} compares by identity with what it
+ * encoded last, and builds the application to write only when asked, so that an unchanged one is never built and a
+ * changed one is built as of the moment it is encoded.
+ *
+ * @param version      {@code versions__delta}
+ * @param appsHashCode {@code apps__hashcode}
+ * @param apps         in the order written
+ */
+public record AppsDocument(long version, String appsHashCode, List<App> apps) {
+
+    public AppsDocument {
+        apps = List.copyOf(apps);
+    }
+
+    /**
+     * @param name    the application's name, what an encoding is kept under
+     * @param sources the instance objects the application is built from; never changed after construction
+     * @param content builds the application as written
+     */
+    public record App(String name, InstanceInfo[] sources, Supplier<Application> content) {
+
+        /** Whether {@code other} holds the very same instance objects in the same order: nothing to re-encode. */
+        boolean sameSources(InstanceInfo[] other) {
+            if (other == sources) {
+                return true;
+            }
+            if (other == null || other.length != sources.length) {
+                return false;
+            }
+            for (int i = 0; i < sources.length; i++) {
+                if (other[i] != sources[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+}
