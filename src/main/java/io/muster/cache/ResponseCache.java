@@ -222,6 +222,12 @@ public final class ResponseCache implements RegistryListener {
             lastPrune = now;
             pruneStamps();
         }
+        codec.sweep();   // departed applications' fragments go even when nothing is encoded again
+    }
+
+    /** Per-instance fragments held for the encodings, all wire forms together. */
+    int fragmentsHeld() {
+        return codec.size();
     }
 
     /**

@@ -23,8 +23,9 @@ import java.util.function.LongSupplier;
  * ({@link InstanceKey}); full registry, delta, VIP and app payloads of one wire form share them. Memory, measured
  * by {@code RebuildCostBench memory}: per live instance and per wire form in use, 1.07 KB JSON full, 0.70 KB JSON
  * compact, 1.65 KB XML full, 0.82 KB XML compact (the encoded bytes plus the key, the map entry and the instance
- * copy the key holds); a fragment no payload used for {@value #SWEEP_MILLIS} ms is dropped by the next sweep, so
- * departed and superseded instances and wire forms nobody reads any more go within twice that.
+ * copy the key holds); a fragment no payload used for {@value #SWEEP_MILLIS} ms is dropped by the next sweep (at an
+ * encode, or the cache refresher's {@link #sweep()}), so departed and superseded instances and wire forms nobody
+ * reads any more go within twice that.
  *
  * <p>Thread safety: fragments are immutable byte arrays published through concurrent maps; two threads that miss
  * the same fragment both encode it and one copy wins, which is harmless (application shells are made under
@@ -143,6 +144,14 @@ public final class FragmentCodec {
             f = raced != null ? raced : f;
         }
         return f;
+    }
+
+    /**
+     * A sweep when one is due, whether anything is being encoded or not: after a whole application departs, no
+     * payload may need encoding again for a long while, and its instances' fragments must not wait for one.
+     */
+    public void sweep() {
+        sweepIfDue(millis.getAsLong());
     }
 
     /** Drops fragments unused since the previous sweep: superseded and departed instances, shapes nobody reads. */

@@ -84,6 +84,35 @@ class ResponseCacheTest {
     }
 
     @Test
+    void whenWholeApplicationsDepartTheirInstancesFragmentsGoWithinTwoSweepsThoughNothingIsEncodedAgain() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500));
+        registry.register(Instances.up("STAYS", "s-1"), Origin.CLIENT);
+        for (int i = 0; i < 40; i++) {
+            registry.register(Instances.up("GONE-" + i % 4, "g-" + i), Origin.CLIENT);
+        }
+        cache.refreshReadOnly(true);
+        int withAll = cache.fragmentsHeld();
+        assertThat(withAll).isGreaterThanOrEqualTo(41);
+        for (int i = 0; i < 40; i++) {
+            registry.cancel("GONE-" + i % 4, "g-" + i, Origin.CLIENT);
+        }
+        for (int s = 0; s < 60; s++) {   // 30 s of the refresher's rounds; the delta still lists the cancels
+            clock.advance(Duration.ofMillis(500));
+            cache.refreshReadOnly(true);
+        }
+        assertThat(cache.fragmentsHeld()).as("only the fragments still in use: STAYS' instance, the delta's")
+                .isLessThan(withAll);
+        clock.advance(Duration.ofMinutes(4));   // past the delta's retention
+        registry.purgeRecentChanges();
+        cache.deltaWindowMoved();
+        for (int s = 0; s < 60; s++) {
+            clock.advance(Duration.ofMillis(500));
+            cache.refreshReadOnly(true);
+        }
+        assertThat(cache.fragmentsHeld()).as("one instance left, in the shapes built").isLessThanOrEqualTo(2);
+    }
+
+    @Test
     void underChurnAFullPayloadIsRebuiltAtMostOncePerInterval() {
         ResponseCache cache = cache(true, Duration.ofHours(1));
         cache.get(ALL);

@@ -96,6 +96,21 @@ class FragmentsTest {
     }
 
     @Test
+    void aSweepWithoutAnEncodeDropsTheFragmentsOfInstancesNoPayloadUsesAnyMore() {
+        codec.encode(WireFormat.JSON, WireFixtures.registry(), Detail.FULL);
+        codec.encode(WireFormat.XML, WireFixtures.registry(), Detail.COMPACT);
+        assertThat(codec.size()).isEqualTo(6);
+        codec.sweep();
+        assertThat(codec.size()).as("no sweep is due yet").isEqualTo(6);
+        now.addAndGet(FragmentCodec.SWEEP_MILLIS);
+        codec.sweep();
+        assertThat(codec.size()).as("used since the previous sweep").isEqualTo(6);
+        now.addAndGet(FragmentCodec.SWEEP_MILLIS);
+        codec.sweep();
+        assertThat(codec.size()).as("every application departed, nothing encoded since").isZero();
+    }
+
+    @Test
     void theKeyAccountsForEveryInstanceComponent() {
         // a component added to InstanceInfo must be added to InstanceKey, or two instances differing only in it
         // would share a fragment
