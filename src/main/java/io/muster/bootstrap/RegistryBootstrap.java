@@ -142,9 +142,13 @@ public final class RegistryBootstrap implements ServletContextListener {
 
     @Override
     public void contextDestroyed(ServletContextEvent event) {
-        if (server != null) {
-            server.close();
-            server = null;
+        try {
+            if (server != null) {
+                server.close();
+                server = null;
+            }
+        } finally {
+            RecordMethodCaches.release();   // last: a JDK-wide static still holds one of our record classes
         }
     }
 }
