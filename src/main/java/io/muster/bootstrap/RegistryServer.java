@@ -330,9 +330,12 @@ public final class RegistryServer implements AutoCloseable {
         if (detachedBecause != null) {
             return;   // a request on another connector does not make this node the owner of its URL
         }
-        if (announced.compareAndSet(false, true) && peers.isConfigured()) {
-            // the first request shows the connector accepts: peers' senders backing off from this node retry now
-            peerLane.once("announce-to-peers", peers::announce);
+        if (announced.compareAndSet(false, true)) {
+            startup.accepting();   // the start-up catch-up goes on a while from now (see StartupSync)
+            if (peers.isConfigured()) {
+                // the first request shows the connector accepts: peers' senders backing off from this node retry now
+                peerLane.once("announce-to-peers", peers::announce);
+            }
         }
         if (self.learnPort(port)) {
             peerLane.once("peer-refresh-on-new-port", () -> {   // dropped when the server has stopped

@@ -9,6 +9,8 @@ import io.muster.replication.PeerCluster;
 import io.muster.replication.SyncResult;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.function.IntSupplier;
 import java.util.logging.Logger;
 
@@ -19,6 +21,12 @@ import java.util.logging.Logger;
  * snapshot are served at once, and they open at their next retry, when they find this node open. Also
  * syncs once from peers that appear later (a node that learns its own port only from its first request recognises
  * its peers only then). Logs which case applied, in words an operator can act on.
+ *
+ * <p>After a sync that copied from Muster peers it catches up: what the peers cancel after their registry was read
+ * reaches this node by replication only once its connector accepts and their senders have worked through what
+ * they queued for it while it was away, seconds later; until then it would list instances cancelled elsewhere
+ * seconds before. So their cancellations are read again every {@link #CATCH_UP_INTERVAL} from the sync until
+ * {@link #CATCH_UP_AFTER_OPEN} after this node's first request, and the copies they cover are dropped.
  *
  * <p>Thread safety: {@link #start} runs on the deploying thread; everything after it on the scheduler's one thread.
  * The one handle the two share, what cancels the retries, is published through volatiles: start stores it after
@@ -47,6 +55,26 @@ final class StartupSync {
     private volatile Scheduler.Cancellable retries;
     /** Set by the retry that ends them, on the lane, maybe before {@link #retries} was stored. */
     private volatile boolean retriesDone;
+    /** The lane {@link #start} was given: the retries and the catch-up run on it. */
+    private volatile Scheduler scheduler;
+    /** The catch-up while it runs, else null; and when it began (set before it is scheduled). */
+    private volatile Scheduler.Cancellable catchUps;
+    private volatile Instant catchUpFrom;
+    /** How many copies the catch-up dropped so far (said once, when it ends). Its rounds' thread only. */
+    private int caughtUp;
+    /** When this node's first request came (its connector accepts), or null before. */
+    private volatile Instant acceptingSince;
+
+    /** How often the catch-up reads the peers' cancellations again: far within the 2 s a cancel takes to spread. */
+    static final Duration CATCH_UP_INTERVAL = Duration.ofMillis(250);
+    /**
+     * How long the catch-up goes on once this node accepts requests: a peer's sender that backed off from this
+     * node while it was away tries again within 5 s (its longest network backoff; this node's first request ends
+     * the backoff sooner), then sends what it queued for this node, oldest first, before what is cancelled now.
+     */
+    static final Duration CATCH_UP_AFTER_OPEN = Duration.ofSeconds(10);
+    /** The catch-up's end should no request ever come. */
+    static final Duration CATCH_UP_LONGEST = Duration.ofMinutes(5);
 
     StartupSync(StartupConfig config, PeerCluster peers, TrafficGate gate, SelfPreservation selfPreservation,
                 LocalNode self, Clock clock, int configuredUrls, IntSupplier restoreSnapshot, IntSupplier restoreMissing,
@@ -65,6 +93,7 @@ final class StartupSync {
 
     /** Resolves the peers, syncs once, opens the gate; schedules the retries when reads are held. */
     SyncResult start(Scheduler scheduler) {
+        this.scheduler = scheduler;
         peers.refresh();
         if (configuredUrls > 0 && !self.knowsItsPort()) {
             LOG.info("Muster: this node does not know its port yet, so a URL on this machine with context "
@@ -99,7 +128,50 @@ final class StartupSync {
                 scheduled.cancel();   // a retry ended them before the handle was stored
             }
         }
+        catchUpAfter(sync);
         return sync;
+    }
+
+    /** This node's first request came: its connector accepts, and the peers' replication to it can begin. */
+    void accepting() {
+        if (acceptingSince == null) {
+            acceptingSince = clock.instant();
+        }
+    }
+
+    /** Starts the catch-up after a sync that copied what Muster peers hold (a stock Eureka peer has no digest). */
+    private void catchUpAfter(SyncResult sync) {
+        boolean copiedFromPeers = sync.outcome() == SyncOutcome.PEER_ANSWERED
+                || sync.outcome() == SyncOutcome.PEERS_WAITING;
+        if (copiedFromPeers && sync.digests() && catchUps == null) {
+            catchUpFrom = clock.instant();
+            catchUps = scheduler.every("startup-catch-up", CATCH_UP_INTERVAL, this::catchUp);
+        }
+    }
+
+    /** One round of the catch-up; the last once this node accepted requests {@link #CATCH_UP_AFTER_OPEN} ago. */
+    private void catchUp() {
+        int dropped = peers.catchUp();
+        caughtUp += dropped;
+        if (dropped > 0) {
+            LOG.fine("Muster: start-up catch-up removed " + dropped + " instance(s) the peers cancelled since");
+        }
+        Instant now = clock.instant();
+        Instant since = acceptingSince;
+        Instant open = since == null || since.isBefore(catchUpFrom) ? catchUpFrom : since;
+        if (since != null && !now.isBefore(open.plus(CATCH_UP_AFTER_OPEN))
+                || !now.isBefore(catchUpFrom.plus(CATCH_UP_LONGEST))) {
+            Scheduler.Cancellable running = catchUps;
+            if (running != null) {
+                running.cancel();
+                catchUps = null;
+                if (caughtUp > 0) {
+                    LOG.info("Muster: removed " + caughtUp + " instance(s) copied from the peers at the start that"
+                            + " they cancelled while their replication to this node had not caught up yet");
+                }
+                caughtUp = 0;
+            }
+        }
     }
 
     private String describe(SyncResult sync, boolean held) {
@@ -137,6 +209,7 @@ final class StartupSync {
             synced = sync.outcome() == SyncOutcome.PEER_ANSWERED;
             afterSync.run();
             gate.release();
+            catchUpAfter(sync);
             selfPreservation.measureFrom(clock.instant());
             LOG.info("Muster: reads open: " + describe(sync, false));
             stopRetrying();
@@ -163,6 +236,7 @@ final class StartupSync {
             if (sync.outcome() == SyncOutcome.PEER_ANSWERED) {
                 synced = true;
                 afterSync.run();
+                catchUpAfter(sync);
                 if (sync.copied() > 0) {
                     selfPreservation.measureFrom(clock.instant());
                 }

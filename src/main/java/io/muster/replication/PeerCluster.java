@@ -214,6 +214,14 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
     }
 
     /**
+     * After the start-up sync, until the peers' replication to this node has caught up: reads every peer's
+     * cancellations again and drops the copies they cover (see {@link RegistrySync#catchUp}). Returns how many.
+     */
+    public int catchUp() {
+        return new RegistrySync(registry).catchUp(nodes);
+    }
+
+    /**
      * For a cluster built without worker threads: runs each peer's due batches on the calling thread until none is
      * due or one fails (a failed batch is due again right after its backoff, so the loop would not end). Returns
      * how many batches ran.

@@ -12,7 +12,9 @@ import io.muster.registry.TrafficGate.SyncOutcome;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
@@ -51,7 +53,7 @@ final class RegistrySync {
      */
     SyncResult copyFromPeers(List<PeerNode> peers, boolean quiet) {
         if (peers.isEmpty()) {
-            return new SyncResult(SyncOutcome.NO_PEERS, 0, null);
+            return new SyncResult(SyncOutcome.NO_PEERS, 0, null, false);
         }
         ExecutorService askers = Executors.newFixedThreadPool(peers.size(), r -> {
             Thread t = new Thread(r, "muster-sync");
@@ -64,6 +66,7 @@ final class RegistrySync {
                 answers.submit(() -> ask(peer));
             }
             List<Answer> waiting = new ArrayList<>();
+            boolean digests = false;
             for (int i = 0; i < peers.size(); i++) {
                 Answer answer;
                 try {
@@ -76,12 +79,14 @@ final class RegistrySync {
                 }
                 if (answer.digest() != null) {
                     handOver(answer.digest());
+                    digests = true;
                 }
                 if (answer.apps() != null && !answer.waiting()) {
                     int copied = copy(answer.apps());
                     dropCancelled();
                     LOG.info("Muster: synced " + copied + " instances from peer " + answer.peer().url());
-                    return new SyncResult(SyncOutcome.PEER_ANSWERED, copied, answer.peer().url().toString());
+                    return new SyncResult(SyncOutcome.PEER_ANSWERED, copied, answer.peer().url().toString(),
+                            digests);
                 }
                 if (answer.waiting()) {
                     waiting.add(answer);   // keep asking the others for one that is not
@@ -91,16 +96,16 @@ final class RegistrySync {
                 }
             }
             if (!waiting.isEmpty()) {
-                return fromWaitingPeers(waiting);
+                return fromWaitingPeers(waiting, digests);
             }
-            return new SyncResult(SyncOutcome.EVERY_PEER_UNREACHABLE, 0, null);
+            return new SyncResult(SyncOutcome.EVERY_PEER_UNREACHABLE, 0, null, false);
         } finally {
             askers.shutdownNow();   // the slower peers' answers are no longer needed
         }
     }
 
     /** Every peer that answered is waiting for its own peers: what each of them holds is copied. */
-    private SyncResult fromWaitingPeers(List<Answer> waiting) {
+    private SyncResult fromWaitingPeers(List<Answer> waiting, boolean digests) {
         int copied = 0;
         List<String> names = new ArrayList<>();
         for (Answer a : waiting) {
@@ -112,17 +117,47 @@ final class RegistrySync {
         dropCancelled();
         LOG.info("Muster: every peer that answered (" + String.join(", ", names) + ") is waiting for its own peers,"
                 + " as after a whole-cluster restart; copied the " + copied + " instance(s) they hold");
-        return new SyncResult(SyncOutcome.PEERS_WAITING, copied, String.join(", ", names));
+        return new SyncResult(SyncOutcome.PEERS_WAITING, copied, String.join(", ", names), digests);
     }
 
+    /**
+     * The peer's cancellations become tombstones here. One already known at that version or a newer one is left as
+     * it is: handed over again (the catch-up reads the same digest every round) it would start its window anew.
+     */
     private void handOver(PeerDigest digest) {
         Instant now = Instant.now();
         digest.cancelled().forEach((key, dirty) -> {
             int slash = key.indexOf('/');
             if (slash > 0) {
-                registry.tombstones().remember(key.substring(0, slash), key.substring(slash + 1), dirty, now);
+                String app = key.substring(0, slash);
+                String id = key.substring(slash + 1);
+                if (registry.tombstones().cancelledVersion(app, id) < dirty) {
+                    registry.tombstones().remember(app, id, dirty, now);
+                }
             }
         });
+    }
+
+    /**
+     * After a sync: reads every peer's digest again and hands its cancellations over, then drops the copies they
+     * cover. The copy is the peers' registry as it was when it was read; what they cancel from then on reaches this
+     * node by replication only once its connector accepts (Tomcat opens it seconds after the application started)
+     * and each peer's sender has worked through what it queued for this node while it was away. Until then this
+     * node would serve instances cancelled elsewhere seconds before. Peers without a digest (stock Eureka servers)
+     * and peers that do not answer are skipped. Returns how many copies were dropped.
+     */
+    int catchUp(List<PeerNode> peers) {
+        for (PeerNode peer : peers) {
+            try {
+                PeerDigest digest = digestOf(peer.client());
+                if (digest != null) {
+                    handOver(digest);
+                }
+            } catch (IOException | RuntimeException e) {
+                // the next round asks again
+            }
+        }
+        return registry.dropCancelledCopies();
     }
 
     private void dropCancelled() {
@@ -145,7 +180,8 @@ final class RegistrySync {
         try {
             PeerDigest digest = digestOf(client);
             if (digest != null) {
-                return new Answer(peer, client.fetchRegistryForSync(), digest.readsHeld(), digest, null);
+                Applications apps = client.fetchRegistryForSync();
+                return new Answer(peer, apps, digest.readsHeld(), withLaterCancellations(digest, client), null);
             }
             return new Answer(peer, client.fetchRegistry(), false, null, null);
         } catch (PeerClient.StatusException e) {
@@ -155,6 +191,28 @@ final class RegistrySync {
         } catch (IOException | RuntimeException e) {
             return new Answer(peer, null, false, null, e.toString());
         }
+    }
+
+    /**
+     * The digest read before the registry, with the cancellations of the digest read again right after it: an
+     * instance cancelled on the peer between the two reads is neither in the copy nor among the first digest's
+     * cancellations, and the node's own snapshot (restored after the sync where the peer lacks an instance) would
+     * put it back. The later digest lists it; an instance cancelled after the registry was read is then refused
+     * by the copy. If the second read fails, the first digest is all there is.
+     */
+    private static PeerDigest withLaterCancellations(PeerDigest first, PeerClient client) {
+        PeerDigest later;
+        try {
+            later = digestOf(client);
+        } catch (IOException | RuntimeException e) {
+            return first;
+        }
+        if (later == null) {
+            return first;
+        }
+        Map<String, Long> cancelled = new HashMap<>(first.cancelled());
+        later.cancelled().forEach((key, dirty) -> cancelled.merge(key, dirty, Math::max));
+        return new PeerDigest(first.apps(), cancelled, first.readsHeld());
     }
 
     /** The peer's digest, or null from a stock Eureka server or with credentials the digest does not take. */

@@ -1,14 +1,20 @@
 package io.muster.bootstrap;
 
 import com.sun.net.httpserver.HttpServer;
+import io.muster.codec.Detail;
+import io.muster.codec.EurekaCodec;
+import io.muster.codec.WireFormat;
 import io.muster.config.ConfigLoader;
 import io.muster.config.ServerConfig;
 import io.muster.eviction.SelfPreservation;
+import io.muster.model.Application;
+import io.muster.model.Applications;
 import io.muster.registry.InstanceRegistry;
 import io.muster.registry.TrafficGate;
 import io.muster.registry.TrafficGate.SyncOutcome;
 import io.muster.replication.LocalNode;
 import io.muster.replication.PeerCluster;
+import io.muster.testing.Instances;
 import io.muster.testing.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -39,6 +45,10 @@ class StartupSyncTest {
     private final ManualScheduler scheduler = new ManualScheduler();
     private final AtomicInteger peerStatus = new AtomicInteger(503);
     private final AtomicInteger fetches = new AtomicInteger();
+    /** The peer's Muster digest and sync registry (api/cluster/...); null: 404, as from a stock Eureka server. */
+    private volatile String digest;
+    private volatile String registryForSync;
+    private final InstanceRegistry registry;
     private final HttpServer peer;
     private final TrafficGate gate = new TrafficGate(clock);
     private final PeerCluster peers;
@@ -59,13 +69,25 @@ class StartupSyncTest {
             }
             exchange.close();
         });
+        peer.createContext("/eureka/api/cluster/", exchange -> {
+            String body = exchange.getRequestURI().getPath().endsWith("/digest") ? digest : registryForSync;
+            byte[] bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(body == null ? 404 : 200, body == null ? -1 : bytes.length);
+            if (body != null) {
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(bytes);
+                }
+            }
+            exchange.close();
+        });
         peer.start();
         ServerConfig config = ConfigLoader.load(List.of(Map.of(
                 "eureka.client.serviceUrl.defaultZone",
                 "http://127.0.0.1:" + peer.getAddress().getPort() + "/eureka/",
                 "eureka.server.waitTimeInMsWhenSyncEmpty", String.valueOf(WAIT.toMillis()),
                 "eureka.server.registrySyncRetryWaitMs", "2000")));
-        InstanceRegistry registry = new InstanceRegistry(clock, Duration.ofMinutes(3));
+        registry = new InstanceRegistry(clock, Duration.ofMinutes(3));
         LocalNode self = new LocalNode("/eureka", null, Set.of(8761));
         peers = new PeerCluster(config.peers(), self, registry, clock);
         sync = new StartupSync(config.startup(), peers, gate, new SelfPreservation(config.selfPreservation(),
@@ -149,5 +171,52 @@ class StartupSyncTest {
         assertThat(sync.start(scheduler).outcome()).isEqualTo(SyncOutcome.PEER_ANSWERED);
         assertThat(gate.allowsReads()).isTrue();
         assertThat(scheduler.periodic).isEmpty();
+    }
+
+    /** A Muster peer's digest listing these cancellations ("APP/id" to the cancelled version). */
+    private static String digestCancelling(String cancelled) {
+        return "{\"apps\":{},\"cancelled\":{" + cancelled + "},\"readsHeld\":false}";
+    }
+
+    @Test
+    void aCancellationThePeerMadeAfterTheSyncCopiedItIsDroppedBeforeThePeersReplicationArrives() {
+        peerStatus.set(200);
+        digest = digestCancelling("");
+        registryForSync = new String(EurekaCodec.encode(WireFormat.JSON, new Applications(1, "UP_2_",
+                List.of(new Application("B", List.of(Instances.up("B", "b-1"), Instances.up("B", "b-2"))))),
+                Detail.FULL), StandardCharsets.UTF_8);
+        assertThat(sync.start(scheduler).outcome()).isEqualTo(SyncOutcome.PEER_ANSWERED);
+        assertThat(registry.views().lease("B", "b-1")).isPresent();
+
+        // cancelled on the peer after it sent its registry; the cancel waits in its queue for this node, which
+        // the peer can reach only once this node's connector accepts and its sender has sent what came before
+        digest = digestCancelling("\"B/b-1\":1000");
+        ManualScheduler.Periodic catchUp = scheduler.live("startup-catch-up");
+        assertThat(catchUp).as("the catch-up runs from the sync on").isNotNull();
+        assertThat(catchUp.period).isEqualTo(StartupSync.CATCH_UP_INTERVAL);
+        clock.advance(catchUp.period);
+        catchUp.task.run();
+        assertThat(registry.views().lease("B", "b-1")).as("dropped before any read is served").isEmpty();
+        assertThat(registry.views().lease("B", "b-2")).isPresent();
+
+        // the connector opens long after the sync (Tomcat): the catch-up goes on from the first request
+        clock.advance(Duration.ofMinutes(1));
+        catchUp.task.run();
+        sync.accepting();
+        digest = digestCancelling("\"B/b-1\":1000,\"B/b-2\":1000");
+        clock.advance(StartupSync.CATCH_UP_AFTER_OPEN.minusMillis(1));
+        catchUp.task.run();
+        assertThat(registry.views().lease("B", "b-2")).isEmpty();
+        assertThat(catchUp.cancelled).isFalse();
+        clock.advance(Duration.ofMillis(1));
+        catchUp.task.run();
+        assertThat(catchUp.cancelled).as("the peers' replication has caught up by then").isTrue();
+    }
+
+    @Test
+    void aStockEurekaPeerHasNoDigestToCatchUpFrom() {
+        peerStatus.set(200);
+        sync.start(scheduler);
+        assertThat(scheduler.live("startup-catch-up")).isNull();
     }
 }

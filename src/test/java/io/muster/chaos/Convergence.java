@@ -39,10 +39,12 @@ final class Convergence {
             .connectTimeout(Duration.ofSeconds(2)).build();
 
     /**
-     * Polls until the nodes converge or the timeout ends. Every poll from {@link #REPLICATED_WITHIN_NANOS} after the
-     * heal also counts the instances listed by a node that answers whose cancellation was acknowledged more than that
-     * before it: the most seen at one poll is the verdict's {@code resurrectedAtAnyPoll} (the end state alone hides a cancelled instance
-     * that was back for a minute and then repaired).
+     * Polls until the nodes converge or the timeout ends. Every poll, the first one right after the heal included,
+     * also counts the instances listed by a node that answers whose cancellation was acknowledged more than
+     * {@link #REPLICATED_WITHIN_NANOS} before it (a node that has just started catches up with the cancellations its
+     * peers made since its sync, see StartupSync): the most seen at one poll is the verdict's
+     * {@code resurrectedAtAnyPoll} (the end state alone hides a cancelled instance that was back for a minute and
+     * then repaired).
      */
     Verdict await(List<String> nodes, Ledger ledger, Duration timeout, Duration bound) throws InterruptedException {
         long start = System.nanoTime();
@@ -55,10 +57,7 @@ final class Convergence {
             if (!v.converged && pastBound.isEmpty() && System.nanoTime() - start > bound.toNanos()) {
                 pastBound = v.differences();
             }
-            // a node that has just started answers with what its sync copied, and receives the writes made since
-            // only from the moment its connector accepts (replication to it lands within the same allowance)
-            boolean settled = System.nanoTime() - start > REPLICATED_WITHIN_NANOS;
-            if (settled && v.resurrectedAtAnyPoll() > worst) {
+            if (v.resurrectedAtAnyPoll() > worst) {
                 worst = v.resurrectedAtAnyPoll();
                 worstExamples = v.pollExamples();
             }

@@ -417,6 +417,44 @@ class PeerClusterTest {
     }
 
     @Test
+    void aCancellationWhileThePeerSentItsRegistryIsHandedOverSoTheOwnSnapshotCannotPutItBack() {
+        cluster();
+        // cancelled on the peer after its digest was read and before its registry was: in neither
+        peer.digest = new PeerDigest(Map.of(), Map.of(), false);
+        peer.registry = new Applications(1, "", List.of());
+        peer.afterRegistryRead = () -> peer.digest = new PeerDigest(Map.of(), Map.of("B/b-1", 1_000L), false);
+        SyncResult sync = cluster.syncUp(false);
+        assertThat(sync.outcome()).isEqualTo(SyncOutcome.PEER_ANSWERED);
+        assertThat(sync.digests()).as("a Muster peer: the start-up catch-up can read it again").isTrue();
+        assertThat(registry.tombstones().cancelledVersion("B", "b-1")).isEqualTo(1_000L);
+        assertThatThrownBy(() -> registry.restore(Instances.sample("B", "b-1").lastDirtyTimestamp(1_000).build(),
+                clock.instant(), clock.instant(), null))
+                .as("this node's snapshot, put back where the peer lacks an instance, cannot bring it back")
+                .isInstanceOf(io.muster.registry.CancelledHereException.class);
+    }
+
+    @Test
+    void theCatchUpDropsCopiesThePeersCancelledAfterTheSyncReadTheirRegistry() {
+        cluster();
+        peer.digest = new PeerDigest(Map.of(), Map.of(), false);
+        peer.registry = new Applications(1, "UP_2_", List.of(new Application("B", List.of(
+                Instances.sample("B", "b-1").lastDirtyTimestamp(1_000).build(),
+                Instances.sample("B", "b-2").lastDirtyTimestamp(1_000).build()))));
+        assertThat(cluster.syncUp(false).copied()).isEqualTo(2);
+        // cancelled on the peer after the copy: its replication to this node is still queued there
+        peer.digest = new PeerDigest(Map.of(), Map.of("B/b-1", 1_000L), false);
+        assertThat(cluster.catchUp()).isEqualTo(1);
+        assertThat(registry.views().lease("B", "b-1")).isEmpty();
+        assertThat(registry.views().lease("B", "b-2")).isPresent();
+        assertThat(peer.batches).as("the peers cancelled it themselves: nothing is sent").isEmpty();
+        assertThatThrownBy(() -> registry.register(Instances.sample("B", "b-1").lastDirtyTimestamp(1_000).build(),
+                Origin.PEER)).as("the peer's queued registration of that copy, delivered later, is refused")
+                .isInstanceOf(io.muster.registry.CancelledHereException.class);
+        peer.failWith = new ConnectException("refused");
+        assertThat(cluster.catchUp()).as("a peer that does not answer is asked again next round").isZero();
+    }
+
+    @Test
     void aStockPeerThatIsItselfWaitingForItsPeersCountsAsAnswerNotAsTruth() {
         cluster();
         peer.failWith = new PeerClient.StatusException(403);

@@ -32,6 +32,8 @@ final class RecordingPeerClient implements PeerClient {
 
     /** Null: the peer has no digest endpoint, as a stock Eureka server. */
     volatile PeerDigest digest;
+    /** Runs right after the registry was read and before it is answered (what the peer does meanwhile). */
+    volatile Runnable afterRegistryRead = () -> { };
     int digestCalls;
     int registryCalls;
 
@@ -57,7 +59,9 @@ final class RecordingPeerClient implements PeerClient {
             throw fail;
         }
         registryCalls++;
-        return registry;
+        Applications read = registry;
+        afterRegistryRead.run();
+        return read;
     }
 
     @Override
