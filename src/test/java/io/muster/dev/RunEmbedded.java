@@ -100,7 +100,7 @@ public final class RunEmbedded {
         if (file != null) {
             return new File(file).toURI().toString();
         }
-        URL onClassPath = RunEmbedded.class.getResource("/payara-embedded/domain.xml");
+        URL onClassPath = RunEmbedded.class.getResource("/payara-embedded/domain-1.xml");
         if (onClassPath == null) {
             throw new IllegalStateException("no patched domain.xml: run mvn process-test-resources first");
         }
