@@ -58,7 +58,7 @@ public final class StatusSource {
     }
 
     /** The status overrides with who set them, newest first, for the dashboard (not part of the snapshot). */
-    public List<io.muster.registry.InstanceRegistry.OverrideRecord> overrides(int limit) {
+    public List<io.muster.registry.OverrideRecord> overrides(int limit) {
         return registry.overrideRecords(limit);
     }
 
