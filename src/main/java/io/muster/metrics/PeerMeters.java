@@ -92,6 +92,9 @@ final class PeerMeters implements LagObserver {
                 "batches that failed, whether retried later (network, congestion) or dropped (refused)",
                 PeerNode.Status::failedBatches));
         m.add(counter(url, "muster_replication_dropped", "tasks given up for the peer", PeerNode.Status::dropped));
+        m.add(counter(url, "muster_replication_superseded",
+                "tasks not sent because a later write of the same instance replaced them (a cancel, a newer copy)",
+                PeerNode.Status::superseded));
         m.add(counter(url, "muster_replica_repairs", "differences with the peer repaired by the cluster check",
                 p -> p.check().repairs()));
         return m;

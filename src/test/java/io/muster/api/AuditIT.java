@@ -1,5 +1,6 @@
 package io.muster.api;
 
+import io.muster.testing.Await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.muster.testing.EmbeddedRealm;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.time.Duration;
 import java.net.URL;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,13 +71,13 @@ class AuditIT {
 
     /** Entries are appended off the request thread: give the lane a moment. */
     private List<JsonNode> auditOf(String query, int expected) throws Exception {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        List<JsonNode> found = audit(query);
-        while (found.size() < expected && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            found = audit(query);
-        }
-        return found;
+        return Await.until(expected + " audit entries for " + query, Duration.ofSeconds(10), () -> {
+            try {
+                return audit(query);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, found -> found.size() >= expected);
     }
 
     @Test

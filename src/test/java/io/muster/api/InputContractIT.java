@@ -1,5 +1,6 @@
 package io.muster.api;
 
+import io.muster.testing.Await;
 import io.muster.testing.EmbeddedRealm;
 import io.muster.testing.Http;
 import io.muster.testing.Http.Reply;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import javax.xml.parsers.DocumentBuilderFactory;
+import java.time.Duration;
 import java.io.ByteArrayInputStream;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -70,10 +72,8 @@ class InputContractIT {
 
     @Test
     void metadataKeysThatAreNotXmlNamesAreRefusedAndTheXmlRegistryStaysWellFormed() throws Exception {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!http.get("apps/").body().contains("<instanceId>a1</instanceId>") && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
+        Await.until("a1 in the registry's reads", Duration.ofSeconds(10), () -> http.get("apps/").body(),
+                body -> body.contains("<instanceId>a1</instanceId>"));
         String before = http.get("apps/").header("X-Muster-Index");
         for (String key : new String[]{"%40class", "a%3Eb", "--%3E%3Capplication%3E", "1abc", "x%20y"}) {
             assertThat(http.put("apps/APPA/a1/metadata?" + key + "=evil").status()).as(key).isEqualTo(400);

@@ -1,5 +1,6 @@
 package io.muster.api;
 
+import io.muster.testing.Await;
 import io.muster.testing.EmbeddedRealm;
 import io.muster.testing.Http;
 import io.muster.testing.PackagedWar;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.time.Duration;
 import java.net.URL;
 
 import static io.muster.testing.Http.instanceJson;
@@ -237,18 +239,8 @@ class RegistryApiIT {
 
     /** Polls until the body contains the text or a deadline generous enough for a loaded machine passes. */
     private Reply await(String path, String text) {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        Reply r = http.getJson(path);
-        while (!r.body().contains(text) && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            r = http.getJson(path);
-        }
-        return r;
+        return Await.until("'" + text + "' in " + path, Duration.ofSeconds(10), () -> http.getJson(path),
+                r -> r.body().contains(text));
     }
 
     private static void assertBad(Reply r, int status, String message) {

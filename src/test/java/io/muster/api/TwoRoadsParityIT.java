@@ -1,5 +1,6 @@
 package io.muster.api;
 
+import io.muster.testing.Await;
 import io.muster.testing.Http;
 import io.muster.testing.Http.Reply;
 import io.muster.testing.PackagedWar;
@@ -12,6 +13,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.time.Duration;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
@@ -123,10 +125,7 @@ class TwoRoadsParityIT {
     }
 
     private static void awaitVisible(Http http, String path, String text) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!http.getJson(path).body().contains(text) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertThat(http.getJson(path).body()).contains(text);
+        Await.until("'" + text + "' in " + path, Duration.ofSeconds(5), () -> http.getJson(path).body(),
+                body -> body.contains(text));
     }
 }

@@ -1,11 +1,13 @@
 package io.muster.compat;
 
+import io.muster.testing.Await;
 import com.netflix.discovery.DiscoveryClient;
 import io.muster.testing.Http;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,10 +44,8 @@ class ClientAuthIT {
                 server.urlWithCredentials(ChildServer.CLIENT, ChildServer.CLIENT_PASSWORD), "secured-app", 9010, true,
                 Map.of());
         try {
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (c.getApplication("SECURED-APP") == null && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
+            Await.until("SECURED-APP in the client's own fetches", Duration.ofSeconds(10),
+                    () -> c.getApplication("SECURED-APP"), java.util.Objects::nonNull);
             assertThat(c.getApplication("SECURED-APP")).as("its own authenticated fetches see it").isNotNull();
             assertThat(anonymous.as(ChildServer.CLIENT, ChildServer.CLIENT_PASSWORD).getJson("apps/SECURED-APP")
                     .status()).isEqualTo(200);
@@ -54,10 +54,8 @@ class ClientAuthIT {
         }
         // fetches are cached and show the cancel within a second
         Http client = anonymous.as(ChildServer.CLIENT, ChildServer.CLIENT_PASSWORD);
-        long deadline = System.nanoTime() + 3_000_000_000L;
-        while (client.getJson("apps/SECURED-APP").status() != 404 && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
+        Await.until("SECURED-APP gone", Duration.ofSeconds(3), () -> client.getJson("apps/SECURED-APP").status(),
+                status -> status == 404);
         assertThat(client.getJson("apps/SECURED-APP").status()).as("cancelled with credentials").isEqualTo(404);
         assertThat(client.getJson("apps/SECURED-APP/" + "any").status()).isEqualTo(404);
     }

@@ -1,5 +1,6 @@
 package io.muster.compat;
 
+import io.muster.testing.Await;
 import com.netflix.appinfo.InstanceInfo;
 import com.netflix.discovery.DiscoveryClient;
 import io.muster.testing.Http;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -101,10 +103,8 @@ class OwnershipIT {
         } finally {
             c.shutdown();
         }
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (platform.getJson("apps/NETFLIX-OWNED").status() != 404 && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        Await.until("NETFLIX-OWNED cancelled at shutdown", Duration.ofSeconds(5),
+                () -> platform.getJson("apps/NETFLIX-OWNED").status(), status -> status == 404);
         assertThat(platform.getJson("apps/NETFLIX-OWNED").status()).as("cancelled at shutdown").isEqualTo(404);
     }
 
@@ -134,10 +134,8 @@ class OwnershipIT {
                 app.destroyForcibly();
             }
         }
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (platform.getJson("apps/SPRING-CLIENT").status() != 404 && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-        }
+        Await.until("SPRING-CLIENT cancelled at shutdown", Duration.ofSeconds(10),
+                () -> platform.getJson("apps/SPRING-CLIENT").status(), status -> status == 404);
         assertThat(platform.getJson("apps/SPRING-CLIENT").status()).as("cancelled at shutdown").isEqualTo(404);
     }
 
@@ -162,12 +160,7 @@ class OwnershipIT {
     }
 
     private static void await(Http http, String app, String text, int seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        Reply r = http.getJson("apps/" + app);
-        while (!(r.status() == 200 && r.body().contains(text)) && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            r = http.getJson("apps/" + app);
-        }
-        assertThat(r.body()).as(app + " shows " + text).contains(text);
+        Await.until(app + " shows " + text, Duration.ofSeconds(seconds), () -> http.getJson("apps/" + app),
+                r -> r.status() == 200 && r.body().contains(text));
     }
 }
