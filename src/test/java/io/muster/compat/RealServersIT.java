@@ -91,6 +91,8 @@ class RealServersIT {
                             Set.of("eureka-client")),
                     new AttackMatrix.Caller("no role", eureka.as("nobody", "nobody-pw"), Set.of("staff"))));
 
+            overrideAndHeartbeat(eureka.as("admin", "CHANGE-ME-admin"));
+
             assertThat(manager.get("stop?path=/eureka").body()).startsWith("OK");
             RealTomcat.awaitStatus(eureka, "health/live", 404, 30);
             assertThat(manager.get("start?path=/eureka").body()).startsWith("OK");
@@ -121,6 +123,20 @@ class RealServersIT {
                 tomcat.destroyForcibly();
             }
         }
+    }
+
+    /**
+     * An override set, a heartbeat under it, the override deleted: these run the status overrides' record keys
+     * through the JDK's record-method caches, which held a stopped WAR's class loader until contextDestroyed
+     * released them (RecordMethodCaches); findleaks after the undeploy checks it on the real server.
+     */
+    private static void overrideAndHeartbeat(Http admin) {
+        assertThat(admin.postJson("apps/LEAKCHECK", Http.instanceJson("LEAKCHECK", "leak-1", "UP", 90)).status())
+                .isEqualTo(204);
+        assertThat(admin.put("apps/LEAKCHECK/leak-1/status?value=OUT_OF_SERVICE").status()).isEqualTo(200);
+        assertThat(admin.put("apps/LEAKCHECK/leak-1").status()).isEqualTo(200);
+        assertThat(admin.delete("apps/LEAKCHECK/leak-1/status?value=UP").status()).isEqualTo(200);
+        assertThat(admin.delete("apps/LEAKCHECK/leak-1").status()).isEqualTo(200);
     }
 
     // ------------------------------------------------------------------ Payara Server
