@@ -149,8 +149,7 @@ public final class ChangeStreams implements AutoCloseable {
         self[0] = c;
         context.addListener(c);
         streams.add(c);
-        out.write(PREAMBLE);   // before the write listener: until it is set, writes are blocking and allowed
-        out.setWriteListener(c);
+        c.begin(PREAMBLE);
         wake();
     }
 

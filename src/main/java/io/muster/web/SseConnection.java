@@ -23,8 +23,12 @@ import java.util.List;
  * timeout instead, and completed only after {@link #DROP_GRACE_NANOS}, by when there is nothing left to flush;
  * it keeps its slot until then, so a client that stalls streams on purpose spends its own share.
  *
- * <p>Thread safety: {@link #pump} runs on the dispatcher thread only; the container's callbacks only set the
- * closed flag and wake the dispatcher.
+ * <p>Thread safety: {@link #pump} runs on the dispatcher thread only. It writes while holding {@link #lock}, and
+ * the container's callbacks that end the stream take the same lock before they return: once the container has
+ * told us the request is over (and may recycle its response for another connection), no write is under way and
+ * none starts. Without it a write racing the client's disconnect landed on a recycled response (a heap dump of
+ * Tomcat kept its broken-pipe exception, holding the undeployed WAR's class loader). The writes under the lock
+ * never block: they happen only when the container says the connection is ready.
  */
 final class SseConnection implements WriteListener, AsyncListener {
     private static final byte[] RESET = "event: reset\ndata: {}\n\n".getBytes(StandardCharsets.UTF_8);
@@ -48,7 +52,11 @@ final class SseConnection implements WriteListener, AsyncListener {
     private long position;            // the last event id this client has been sent (or skipped)
     private boolean resetPending;
     private boolean needsFlush = true; // the headers and the retry hint go out at once
+    /** Guards {@link #closed} against the writes; see the class comment. */
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
     private volatile boolean closed;
+    /** The preamble is out and the write listener set ({@link #begin}); before that the dispatcher leaves it. */
+    private boolean started;
     /** Dropped for falling behind, and when (the dispatcher's nanosecond time); written on its thread only. */
     private boolean dropped;
     private long droppedAt;
@@ -74,6 +82,21 @@ final class SseConnection implements WriteListener, AsyncListener {
         }
     }
 
+    /**
+     * Sends the first bytes and hands the stream to the dispatcher, on the request's thread (writes are blocking
+     * and allowed until the write listener is set). Under the lock: the dispatcher may already see the stream.
+     */
+    void begin(byte[] preamble) throws IOException {
+        lock.lock();
+        try {
+            out.write(preamble);
+            out.setWriteListener(this);
+            started = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     boolean isClosed() {
         return closed;
     }
@@ -86,7 +109,16 @@ final class SseConnection implements WriteListener, AsyncListener {
      * @param now       the dispatcher's time, in nanoseconds (as {@link System#nanoTime})
      */
     void pump(ChangeLog log, boolean heartbeat, int backlog, long now) {
-        if (closed) {
+        lock.lock();
+        try {
+            pumpLocked(log, heartbeat, backlog, now);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void pumpLocked(ChangeLog log, boolean heartbeat, int backlog, long now) {
+        if (closed || !started) {
             return;
         }
         if (dropped) {
@@ -147,21 +179,32 @@ final class SseConnection implements WriteListener, AsyncListener {
 
     /** Ends the stream (server shutdown, a dropped slow client, a failed write). */
     void close() {
-        if (!closed) {
-            closed = true;
-            onClose.run();
-            try {
-                context.complete();
-            } catch (RuntimeException ignored) {
-                // already completed by the container (the client disconnected)
+        lock.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                onClose.run();
+                try {
+                    context.complete();
+                } catch (RuntimeException ignored) {
+                    // already completed by the container (the client disconnected)
+                }
             }
+        } finally {
+            lock.unlock();
         }
     }
 
+    /** The container ended the request: waits for a write under way, and no other starts. */
     private void gone() {
-        if (!closed) {
-            closed = true;
-            onClose.run();
+        lock.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                onClose.run();
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
