@@ -21,7 +21,7 @@ import java.io.InputStream;
  */
 @Path("apps")
 public final class ApplicationsResource {
-    static final String EUREKA_ACCEPT = "X-Eureka-Accept";
+    static final String EUREKA_ACCEPT = EurekaHeaders.EUREKA_ACCEPT;
     private final Api api;
 
     public ApplicationsResource(Api api) {

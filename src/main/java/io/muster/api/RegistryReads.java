@@ -19,7 +19,7 @@ import java.util.Optional;
  */
 public final class RegistryReads {
     public static final String INDEX_HEADER = "X-Muster-Index";
-    static final String VARY = "Accept, Accept-Encoding, X-Eureka-Accept";
+    static final String VARY = "Accept, Accept-Encoding, " + EurekaHeaders.EUREKA_ACCEPT;
     private static final Map<String, String> PLAIN = Map.of("Vary", VARY);
     private static final Map<String, String> GZIP = Map.of("Vary", VARY, "Content-Encoding", "gzip");
 

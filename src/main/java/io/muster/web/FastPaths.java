@@ -16,7 +16,6 @@ import java.io.IOException;
  * endpoint returns null here and goes on to Jersey.
  */
 final class FastPaths {
-    private static final String EUREKA_ACCEPT = "X-Eureka-Accept";
     private final Api api;
 
     FastPaths(Api api) {
@@ -47,7 +46,7 @@ final class FastPaths {
     }
 
     private Reply fetch(CacheKey.Entity entity, String name, String regions, HttpServletRequest req) {
-        return api.reads().fetch(entity, name, regions, req.getHeader("Accept"), req.getHeader(EUREKA_ACCEPT),
+        return api.reads().fetch(entity, name, regions, req.getHeader("Accept"), req.getHeader(io.muster.api.EurekaHeaders.EUREKA_ACCEPT),
                 req.getHeader("Accept-Encoding"));
     }
 }

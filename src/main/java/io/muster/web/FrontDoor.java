@@ -167,7 +167,7 @@ public final class FrontDoor implements Filter {
         CacheKey.Entity entity = route.endpoint() == Endpoint.DELTA ? CacheKey.Entity.DELTA
                 : CacheKey.Entity.ALL_APPS;
         String accept = req.getHeader("Accept");
-        String eurekaAccept = req.getHeader("X-Eureka-Accept");
+        String eurekaAccept = req.getHeader(io.muster.api.EurekaHeaders.EUREKA_ACCEPT);
         String encoding = req.getHeader("Accept-Encoding");
         String regions = QueryString.first(req.getQueryString(), "regions");
         boolean head = "HEAD".equals(method);

@@ -1,9 +1,11 @@
 package io.muster.compat;
 
+import io.muster.testing.Await;
 import io.muster.chaos.LinkProxy;
 import io.muster.testing.Http;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -78,13 +80,6 @@ class ClusterCheckIT {
 
     private static void await(String what, Supplier<String> read, Predicate<String> condition)
             throws InterruptedException {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        String body = read.get();
-        while (!condition.test(body)) {
-            assertThat(System.nanoTime()).as("timed out waiting until " + what + "; last: " + body)
-                    .isLessThan(deadline);
-            Thread.sleep(200);
-            body = read.get();
-        }
+        Await.until(what, Duration.ofSeconds(30), read, condition);
     }
 }

@@ -1,9 +1,11 @@
 package io.muster.compat;
 
+import io.muster.testing.Await;
 import io.muster.testing.Http;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -41,14 +43,7 @@ class ClusterIT {
     }
 
     static void await(String what, Http node, String path, Predicate<String> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        String body = node.getJson(path).body();
-        while (!condition.test(body)) {
-            assertThat(System.nanoTime()).as("timed out waiting until " + what + "; last: " + body)
-                    .isLessThan(deadline);
-            Thread.sleep(50);
-            body = node.getJson(path).body();
-        }
+        Await.until(what, Duration.ofSeconds(10), () -> node.getJson(path).body(), condition);
     }
 
     static void awaitQueuesEmpty(Http node) throws InterruptedException {

@@ -1,5 +1,6 @@
 package io.muster.compat;
 
+import io.muster.testing.Await;
 import com.netflix.appinfo.InstanceInfo;
 import com.netflix.discovery.DiscoveryClient;
 import com.netflix.discovery.shared.transport.EurekaHttpClient;
@@ -46,11 +47,7 @@ class NetflixClientIT {
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("timed out waiting: " + what).isLessThan(deadline);
-            Thread.sleep(100);
-        }
+        Await.until(what, Duration.ofSeconds(15), condition);
     }
 
     private static long reconcileMismatches(DiscoveryClient c) throws Exception {
