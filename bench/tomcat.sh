@@ -5,7 +5,7 @@
 #                                    # prints "tomcat pid PID on PORT"; stop it with: kill PID
 #   . bench/tomcat.sh                # in another bench script: defines tomcat_start / tomcat_stop (below)
 #
-# The instance is laid out like RealServersIT#tomcatDeploysManagesAndServesTheWar does it: CATALINA_HOME is
+# The instance is laid out like TomcatServerIT does it: CATALINA_HOME is
 # target/servers/apache-tomcat-10.1.*, CATALINA_BASE a fresh target/bench/tomcat-base (conf copied from home),
 # the HTTP connector on 127.0.0.1:PORT, shutdown port -1, server-config/tomcat/eureka.xml as the context file
 # (docBase pointing at WAR, so Muster is at /eureka) and the users of server-config/tomcat/tomcat-users-fragment.xml

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * manager's {@code /manager/jmxproxy/}, role {@code manager-jmx}) and through a JMX connector with authentication
  * on, as JConsole connects. The values are live, an operation takes an instance out of service for every client,
  * the audit line names who did it, and after an undeploy nothing of Muster is left in Tomcat's MBean server, the
- * second time too (after a redeploy). Whether the class loader goes is RealServersIT's findleaks check.
+ * second time too (after a redeploy). Whether the class loader goes is TomcatServerIT's findleaks check.
  *
  * <p>Ports: {@code -Dtomcat.mbeans.port} for HTTP, the next one for the JMX connector.
  */
