@@ -18,11 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replica (Eureka's rule: an instance of the server's own application whose host name is the peer URL's host, so
  * both register themselves, under one application name, with the host names the other's URL uses: the anchor as
  * {@code localhost}, Muster as {@code 127.0.0.1}). Skipped where the anchor is not available (set -Danchor.dir to
- * point at it). Ports 39131-39132, apart from the other ITs.
+ * point at it). Ports 17131-17132, apart from the other ITs.
  */
 class AnchorPeeringIT {
-    private static final int MUSTER_PORT = 39131;
-    private static final int ANCHOR_PORT = 39132;
+    private static final int MUSTER_PORT = 17131;
+    private static final int ANCHOR_PORT = 17132;
     private static Process anchor;
     private static ChildServer muster;
 

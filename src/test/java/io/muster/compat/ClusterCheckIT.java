@@ -21,9 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * registry, without any client registering again.
  */
 class ClusterCheckIT {
-    private static final int A = 47111;
-    private static final int B = 47112;
-    private static final int LINK = 47113;
+    private static final int A = 17311;
+    private static final int B = 17312;
+    private static final int LINK = 17313;
 
     @Test
     void lostBatchesAreReportedAndRepaired() throws Exception {
@@ -57,7 +57,7 @@ class ClusterCheckIT {
             link.set(LinkProxy.Mode.PASS, 0);
             await("A reports the difference", () -> ha.get("api/status").body(),
                     body -> body.contains("\"3 instances differ for "));
-            assertThat(ha.get("metrics").body()).containsPattern("muster_replica_differences\\{peer=\"[^\"]*47113[^\"]*\",?} 3\\.0");
+            assertThat(ha.get("metrics").body()).containsPattern("muster_replica_differences\\{peer=\"[^\"]*17313[^\"]*\",?} 3\\.0");
             await("B converges", () -> hb.getJson("apps/").body(),
                     body -> body.contains("\"a-1\"") && body.contains("\"a-2\"") && body.contains("\"a-3\""));
             await("A finds B in sync again", () -> ha.get("api/status").body(), body -> body.contains("\"in sync\""));

@@ -18,12 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that was not up yet resumes when the peer shows it is alive), and after a whole-cluster restart (every node
  * stopped, then started again one after another) every node serves every instance within 10 s of the last node
  * starting, at every poll never fewer than it did before (nodes waiting for each other copy what each other holds,
- * each with its own snapshot). Ports 39211-39213, apart from the other ITs.
+ * each with its own snapshot). Ports 17211-17213, apart from the other ITs.
  */
 class ClusterRestartIT {
-    private static final int[] PORTS = {39211, 39212, 39213};
-    private static final String PEERS = "http://peer:peer-pw@127.0.0.1:39211/eureka/,"
-            + "http://peer:peer-pw@127.0.0.1:39212/eureka/,http://peer:peer-pw@127.0.0.1:39213/eureka/";
+    private static final int[] PORTS = {17211, 17212, 17213};
+    private static final String PEERS = "http://peer:peer-pw@127.0.0.1:17211/eureka/,"
+            + "http://peer:peer-pw@127.0.0.1:17212/eureka/,http://peer:peer-pw@127.0.0.1:17213/eureka/";
     /** Instances that never heartbeat, with leases long enough to outlive the restart (as in the run). */
     private static final int LONG_LEASED = 40;
     private static final List<ChildServer> started = new ArrayList<>();

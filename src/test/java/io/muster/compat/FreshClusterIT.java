@@ -15,12 +15,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Three Muster nodes started together with every setting at its default, as a new user starts a cluster: each
  * serves reads within seconds (no 403 for the five minutes of waitTimeInMsWhenSyncEmpty), a registration on one is
  * visible on the others within 2 s, and each lists the other two as available replicas, by Eureka's rule, once
- * the nodes' own registrations have reached each other. Ports 39111-39113, apart from the other ITs.
+ * the nodes' own registrations have reached each other. Ports 17111-17113, apart from the other ITs.
  */
 class FreshClusterIT {
-    private static final int[] PORTS = {39111, 39112, 39113};
-    private static final String PEERS = "http://peer:peer-pw@127.0.0.1:39111/eureka/,"
-            + "http://peer:peer-pw@127.0.0.1:39112/eureka/,http://peer:peer-pw@127.0.0.1:39113/eureka/";
+    private static final int[] PORTS = {17111, 17112, 17113};
+    private static final String PEERS = "http://peer:peer-pw@127.0.0.1:17111/eureka/,"
+            + "http://peer:peer-pw@127.0.0.1:17112/eureka/,http://peer:peer-pw@127.0.0.1:17113/eureka/";
     private static final List<ChildServer> started = new ArrayList<>();
 
     @AfterAll

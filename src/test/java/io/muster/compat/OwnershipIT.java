@@ -26,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * cancels.
  */
 class OwnershipIT {
-    private static final int PORT = 39151;
-    private static final int SPRING_PORT = 39152;
+    private static final int PORT = 17151;
+    private static final int SPRING_PORT = 17152;
     private static ChildServer server;
     private static Http anonymous;
     private static Http orders;

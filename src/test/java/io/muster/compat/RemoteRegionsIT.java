@@ -15,14 +15,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two Muster "regions" on loopback, us-east configured with us-west as a remote region: a client asking
  * {@code ?regions=us-west} sees both registries, and the hash Netflix's own codec and reconcile rule compute over
  * what it decoded equals the one served (full and delta alike); without {@code ?regions=} it sees us-east alone,
- * and an app only us-west has is still found through Eureka's single-app fallback. Ports 49131-49132.
+ * and an app only us-west has is still found through Eureka's single-app fallback. Ports 17231-17232.
  */
 class RemoteRegionsIT {
 
     @Test
     void aClientAskingForARemoteRegionSeesBothRegistriesWithEurekasHash() throws Exception {
-        try (ChildServer west = ChildServer.start(49132);
-             ChildServer east = ChildServer.start(49131,
+        try (ChildServer west = ChildServer.start(17232);
+             ChildServer east = ChildServer.start(17231,
                      "-Deureka.server.remoteRegionUrlsWithName=us-west;" + west.baseUrl,
                      "-Deureka.server.remoteRegionRegistryFetchInterval=1")) {
             Http eastHttp = new Http(east.baseUrl);

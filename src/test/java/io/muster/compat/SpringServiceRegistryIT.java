@@ -15,11 +15,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A real Spring Boot application with spring-cloud-starter-netflix-eureka-client in its own JVM (built from
  * src/test/spring-client by its run.sh, which needs the Spring artifacts once) takes itself OUT_OF_SERVICE and
  * back through the actuator's service-registry endpoint; another client of Muster sees both changes. The
- * application has no credentials: status overrides follow register's rule, as in Eureka. Ports 39141-39142.
+ * application has no credentials: status overrides follow register's rule, as in Eureka. Ports 17141-17142.
  */
 class SpringServiceRegistryIT {
-    private static final int MUSTER_PORT = 39141;
-    private static final int APP_PORT = 39142;
+    private static final int MUSTER_PORT = 17141;
+    private static final int APP_PORT = 17142;
     private static ChildServer muster;
     private static Process app;
 

@@ -11,14 +11,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with 403: its own URL is not a peer, so there is nothing to wait for. Once with the port unknown to the
  * application (it must recognise itself without being told) and the client switches off, once with the port known
  * and the switches on. Also checks what such a node reports about a carried-over typo, and Eureka's extra
- * endpoints. Ports 39121-39122, apart from the other ITs.
+ * endpoints. Ports 17121-17122, apart from the other ITs.
  */
 class SpringStyleStandaloneIT {
 
     @Test
     void ownUrlAsDefaultZoneWithThePortUnknownAndClientSwitchesOff() throws Exception {
-        try (ChildServer node = ChildServer.startWithoutPortHint(39121,
-                "-Deureka.client.serviceUrl.defaultZone=http://localhost:39121/eureka/",
+        try (ChildServer node = ChildServer.startWithoutPortHint(17121,
+                "-Deureka.client.serviceUrl.defaultZone=http://localhost:17121/eureka/",
                 "-Deureka.client.registerWithEureka=false", "-Deureka.client.fetchRegistry=false",
                 "-Deureka.server.enableSelfPreservaton=false", "-Deureka.dashboard.path=/ui")) {
             Http http = new Http(node.baseUrl);
@@ -43,14 +43,14 @@ class SpringStyleStandaloneIT {
 
     @Test
     void ownUrlAsDefaultZoneWithThePortKnownAndClientSwitchesOn() throws Exception {
-        try (ChildServer node = ChildServer.start(39122,
-                "-Deureka.client.serviceUrl.defaultZone=http://localhost:39122/eureka/",
+        try (ChildServer node = ChildServer.start(17122,
+                "-Deureka.client.serviceUrl.defaultZone=http://localhost:17122/eureka/",
                 "-Deureka.client.registerWithEureka=true", "-Deureka.client.fetchRegistry=true",
                 "-Deureka.dashboard.enabled=false")) {
             Http http = new Http(node.baseUrl);
             readsNever403For(http, 3_000);
             String status = http.getJson("status").body();
-            assertThat(status).contains("\"registered-replicas\":\"\"", "\"instanceInfo\":{", "\"port\":{\"$\":39122");
+            assertThat(status).contains("\"registered-replicas\":\"\"", "\"instanceInfo\":{", "\"port\":{\"$\":17122");
             assertThat(http.get("").status()).as("eureka.dashboard.enabled=false").isEqualTo(404);
             assertThat(http.get("dashboard/dashboard.js").status()).isEqualTo(404);
             assertThat(http.get("health").status()).isEqualTo(200);
