@@ -20,8 +20,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * lock, as every visible change does; the lock belongs to {@link InstanceRegistry}, which hands it over.
  */
 final class Heartbeats {
-    /** Who set an override that came by replication: the node that took it knows who asked. */
-    static final String OVERRIDE_FROM_PEER = "a peer (replicated)";
     private final Map<String, Map<String, Lease>> apps;
     private final ReentrantLock changeLock;
     private final StatusOverrides overrides;
@@ -134,7 +132,7 @@ final class Heartbeats {
         }
         if (theirs > stored.lastDirtyTimestamp()) {
             if (origin == Origin.PEER && overriddenStatus != null && overriddenStatus != InstanceStatus.UNKNOWN) {
-                overrides.put(stored.app(), stored.id(), overriddenStatus, OVERRIDE_FROM_PEER);
+                overrides.put(stored.app(), stored.id(), overriddenStatus, StatusOverrides.FROM_PEER);
             }
             return RenewOutcome.NOT_FOUND;
         }

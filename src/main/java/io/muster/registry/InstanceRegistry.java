@@ -185,7 +185,7 @@ public final class InstanceRegistry {
     public boolean statusUpdate(String app, String id, InstanceStatus newStatus, Long lastDirtyTimestamp,
                                 Origin origin) {
         return statusUpdate(app, id, newStatus, lastDirtyTimestamp, origin,
-                origin == Origin.PEER ? Heartbeats.OVERRIDE_FROM_PEER : "a client");
+                origin == Origin.PEER ? StatusOverrides.FROM_PEER : "a client");
     }
 
     /** @param setBy who asks, as the dashboard and the audit log name them ({@code operator admin}) */

@@ -63,6 +63,15 @@ public record Lease(InstanceInfo instance, Instant registeredAt, Instant lastRen
                 RenewalRate.minuteOf(at), 0, admittedBy);
     }
 
+    /**
+     * Stores {@code edited} (made under the change lock) in place of {@code id}'s current lease, keeping the
+     * current heartbeat count: heartbeats change it without the lock, and a plain put could drop one or count one
+     * twice.
+     */
+    static Lease replaceKeepingHeartbeats(java.util.Map<String, Lease> leases, String id, Lease edited) {
+        return leases.computeIfPresent(id, (k, current) -> edited.withHeartbeatsOf(current));
+    }
+
     /** This lease with {@code current}'s heartbeat count, which heartbeats change without the registry's lock. */
     Lease withHeartbeatsOf(Lease current) {
         return new Lease(instance, registeredAt, lastRenewedAt, duration, serviceUpAt, current.heartbeatMinute,

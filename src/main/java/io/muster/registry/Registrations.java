@@ -93,7 +93,7 @@ final class Registrations {
             }
             if (incoming.overriddenStatus() != InstanceStatus.UNKNOWN) {
                 overrides.putIfAbsent(registrant.app(), id, incoming.overriddenStatus(),
-                        origin == Origin.PEER ? Heartbeats.OVERRIDE_FROM_PEER : "the registration");
+                        origin == Origin.PEER ? StatusOverrides.FROM_PEER : "the registration");
             }
             Optional<InstanceStatus> override = overrides.get(registrant.app(), id);
             InstanceStatus status = StatusResolver.resolve(incoming, override, existing, origin);
@@ -109,7 +109,7 @@ final class Registrations {
                 leases.put(id, lease);
             } else {
                 // a registration again does not make a renewing instance new, nor restart its heartbeat allowance
-                StatusChanges.replace(leases, id, lease);
+                Lease.replaceKeepingHeartbeats(leases, id, lease);
             }
             admission.stored(registrant.app(), existing == null, previousHolder, before, holder, after);
             recorder.record(now, stored, "REGISTERED");

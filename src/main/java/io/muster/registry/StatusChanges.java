@@ -78,25 +78,17 @@ final class StatusChanges {
                 if (changed.status() == InstanceStatus.UP) {
                     lease = lease.serviceUp(now);
                 }
-                replace(leases, id, lease);
+                Lease.replaceKeepingHeartbeats(leases, id, lease);
                 recorder.record(now, changed, "STATUS " + changed.status());
                 boolean overrideSet = changed.overriddenStatus() != InstanceStatus.UNKNOWN;
                 recorder.publish(overrideSet ? new RegistryChange.StatusChanged(changed, origin, recorder.sequence())
                         : new RegistryChange.OverrideDeleted(changed, origin, recorder.sequence()));
             } else {
-                replace(leases, id, lease);
+                Lease.replaceKeepingHeartbeats(leases, id, lease);
             }
             return true;
         } finally {
             changeLock.unlock();
         }
-    }
-
-    /**
-     * Stores {@code edited} (made under the change lock) in place of the current lease, keeping the current
-     * heartbeat count: heartbeats change it without the lock, and a plain put could drop one or count one twice.
-     */
-    static Lease replace(Map<String, Lease> leases, String id, Lease edited) {
-        return leases.computeIfPresent(id, (k, current) -> edited.withHeartbeatsOf(current));
     }
 }

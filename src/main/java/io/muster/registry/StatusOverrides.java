@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread safety: backed by a Guava cache; every method is safe to call concurrently.
  */
 final class StatusOverrides {
+    /** Who set an override that came by replication: the node that took it knows who asked. */
+    static final String FROM_PEER = "a peer (replicated)";
     private static final Duration IDLE_EXPIRY = Duration.ofHours(1);
 
     private record Key(String app, String id) {
