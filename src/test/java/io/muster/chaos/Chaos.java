@@ -52,7 +52,10 @@ public final class Chaos {
     static Settings quick() {
         return new Settings(300, 200, 20, 6, 60, 12, Duration.ofSeconds(5), Duration.ofSeconds(8),
                 Duration.ofSeconds(90), Duration.ofSeconds(3 + 6 + 15), List.of(
-                "-Deureka.server.clusterCheck.intervalMs=3000", "-Deureka.server.clusterCheck.repairGraceMs=6000"));
+                "-Deureka.server.clusterCheck.intervalMs=3000", "-Deureka.server.clusterCheck.repairGraceMs=6000",
+                // C1 only: with three nodes, their load and the test on two cores, C2's compiling of each start
+                // (and of the restarts) is what the short run would wait for
+                "-XX:TieredStopAtLevel=1"));
     }
 
     /** How many faults {@link #faults()} runs (the baseline not counted). */

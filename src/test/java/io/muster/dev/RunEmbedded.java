@@ -12,8 +12,9 @@ import java.net.URL;
  * Serves the built WAR on embedded Payara in the foreground: {@code mvn -Prun}. Port from {@code -Dport}, else the
  * {@code PORT} environment variable, else 8761; context {@code /eureka}. Prints {@code MUSTER-READY <url>} when it
  * listens. The class path must hold only this class and payara-embedded-web (never target/classes, or the app
- * cannot see its WEB-INF/lib). Also runs as a single source file, which is how tests start it in a child JVM:
- * {@code java <flags> -cp payara-embedded-web.jar RunEmbedded.java eureka.war}.
+ * cannot see its WEB-INF/lib). Tests start it in a child JVM from a directory holding its class alone
+ * ({@code java <flags> -cp DIR:payara-embedded-web.jar io.muster.dev.RunEmbedded eureka.war}); it also runs as a single
+ * source file.
  */
 public final class RunEmbedded {
     public static void main(String[] args) throws Exception {
