@@ -70,12 +70,13 @@ public final class PeerBatches {
 
     private WriteResult applyOne(ReplicationItem item) {
         if (item.action() == null || isBlank(item.appName()) || isBlank(item.id())) {
-            throw Problem.badRequest("a batch item needs an action, an appName and an id");
+            throw Problem.badRequest("a batch item needs an action Eureka knows (Register, Heartbeat, Cancel, "
+                    + "StatusUpdate, DeleteStatusOverride), an appName and an id");
         }
         String app = item.appName();
         String id = item.id();
         return switch (item.action()) {
-            case ReplicationItem.REGISTER -> {
+            case REGISTER -> {
                 if (item.instanceInfo() == null) {
                     throw Problem.badRequest("a Register item needs its instance");
                 }
@@ -84,16 +85,15 @@ public final class PeerBatches {
                 }
                 yield writes.register(InstanceWrites.appName(app), item.instanceInfo(), Origin.PEER);
             }
-            case ReplicationItem.HEARTBEAT -> writes.renew(app, id, item.lastDirtyTimestamp(),
+            case HEARTBEAT -> writes.renew(app, id, item.lastDirtyTimestamp(),
                     item.overriddenStatus() == null ? null : InstanceStatus.parseOrUnknown(item.overriddenStatus()),
                     Origin.PEER);
-            case ReplicationItem.CANCEL -> writes.cancelledByPeer(app, id, item.lastDirtyTimestamp());
-            case ReplicationItem.STATUS_UPDATE -> writes.statusUpdate(app, id, status(item.status()),
+            case CANCEL -> writes.cancelledByPeer(app, id, item.lastDirtyTimestamp());
+            case STATUS_UPDATE -> writes.statusUpdate(app, id, status(item.status()),
                     item.lastDirtyTimestamp(), Origin.PEER);
-            case ReplicationItem.DELETE_STATUS_OVERRIDE -> writes.deleteStatusOverride(app, id,
+            case DELETE_STATUS_OVERRIDE -> writes.deleteStatusOverride(app, id,
                     item.status() == null ? InstanceStatus.UNKNOWN : status(item.status()),
                     item.lastDirtyTimestamp(), Origin.PEER);
-            default -> throw Problem.badRequest("unknown action " + item.action());
         };
     }
 

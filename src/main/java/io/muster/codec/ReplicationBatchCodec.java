@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.muster.model.InstanceInfo;
+import io.muster.model.ReplicationAction;
 import io.muster.model.ReplicationItem;
 import io.muster.model.ReplicationResult;
 
@@ -49,12 +50,13 @@ public final class ReplicationBatchCodec {
             g.writeFieldName("instanceInfo");
             JsonEncoder.instanceBody(g, item.instanceInfo(), Detail.FULL);
         }
-        g.writeStringField("action", item.action());
+        g.writeStringField("action", item.action().wireName());
         g.writeEndObject();
     }
 
     /**
-     * Decodes a batch. An item that cannot be read comes back as an item with a null action, so the receiver can
+     * Decodes a batch. An item that cannot be read, or whose action is none of Eureka's, comes back as an item with
+     * a null action, so the receiver can
      * answer it with a 400 and still apply the rest.
      */
     public static List<ReplicationItem> decodeRequest(byte[] body, long now) {
@@ -118,7 +120,8 @@ public final class ReplicationBatchCodec {
             }
         }
         return bad ? new ReplicationItem(null, appName, id, null, null, null, null)
-                : new ReplicationItem(action, appName, id, lastDirty, status, overridden, instance);
+                : new ReplicationItem(ReplicationAction.fromWire(action), appName, id, lastDirty, status, overridden,
+                        instance);
     }
 
     private static String scalar(JsonParser p, JsonToken t) throws IOException {

@@ -52,12 +52,12 @@ public final class AdminResource {
     }
 
     /**
-     * {@code out-of-service}, {@code remove-override} or {@code deregister} (the front door lets no other action
+     * {@code out-of-service}, {@code remove-override} or {@code deregister} (the endpoint table lets no other action
      * through). Removing an override sets UNKNOWN: the instance's next heartbeat answers 404, so it registers
      * again with its own status.
      */
     @POST
-    @Path("instances/{app}/{id}/{action}")
+    @Path("instances/{app}/{id}/{action: out-of-service|remove-override|deregister}")
     public Response act(@PathParam("app") String app, @PathParam("id") String id,
                         @PathParam("action") String action, @HeaderParam(CSRF_HEADER) String token,
                         @Context SecurityContext caller, @Context HttpServletRequest request) {

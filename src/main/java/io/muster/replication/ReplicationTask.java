@@ -2,10 +2,12 @@ package io.muster.replication;
 
 import io.muster.model.InstanceInfo;
 import io.muster.model.InstanceStatus;
+import io.muster.model.ReplicationAction;
 import io.muster.model.ReplicationItem;
 
 import java.time.Instant;
-import java.util.List;
+import java.util.EnumSet;
+import java.util.Set;
 
 /** Work for one peer. A newer task with the same key replaces a pending one, as in Eureka. */
 sealed interface ReplicationTask {
@@ -15,19 +17,19 @@ sealed interface ReplicationTask {
 
     Instant expiresAt();
 
-    String action();
+    ReplicationAction action();
 
     default String key() {
         return key(action(), app(), id());
     }
 
-    static String key(String action, String app, String id) {
-        return action + '#' + app + '/' + id;
+    static String key(ReplicationAction action, String app, String id) {
+        return action.name() + '#' + app + '/' + id;
     }
 
     /** The actions a later cancel of the same instance makes pointless (and harmful, if sent after it). */
-    List<String> SUPERSEDED_BY_CANCEL = List.of(ReplicationItem.REGISTER,
-            ReplicationItem.HEARTBEAT, ReplicationItem.STATUS_UPDATE, ReplicationItem.DELETE_STATUS_OVERRIDE);
+    Set<ReplicationAction> SUPERSEDED_BY_CANCEL = EnumSet.of(ReplicationAction.REGISTER,
+            ReplicationAction.HEARTBEAT, ReplicationAction.STATUS_UPDATE, ReplicationAction.DELETE_STATUS_OVERRIDE);
 
     ReplicationItem item();
 
@@ -40,8 +42,8 @@ sealed interface ReplicationTask {
             return instance.id();
         }
 
-        public String action() {
-            return ReplicationItem.REGISTER;
+        public ReplicationAction action() {
+            return ReplicationAction.REGISTER;
         }
 
         public ReplicationItem item() {
@@ -60,8 +62,8 @@ sealed interface ReplicationTask {
             return instance.id();
         }
 
-        public String action() {
-            return ReplicationItem.HEARTBEAT;
+        public ReplicationAction action() {
+            return ReplicationAction.HEARTBEAT;
         }
 
         public ReplicationItem item() {
@@ -77,8 +79,8 @@ sealed interface ReplicationTask {
      * Eureka peers ignore the field on a cancel.
      */
     record Cancel(String app, String id, Long lastDirtyTimestamp, Instant expiresAt) implements ReplicationTask {
-        public String action() {
-            return ReplicationItem.CANCEL;
+        public ReplicationAction action() {
+            return ReplicationAction.CANCEL;
         }
 
         public ReplicationItem item() {
@@ -95,8 +97,8 @@ sealed interface ReplicationTask {
             return instance.id();
         }
 
-        public String action() {
-            return ReplicationItem.STATUS_UPDATE;
+        public ReplicationAction action() {
+            return ReplicationAction.STATUS_UPDATE;
         }
 
         public ReplicationItem item() {
@@ -114,8 +116,8 @@ sealed interface ReplicationTask {
             return instance.id();
         }
 
-        public String action() {
-            return ReplicationItem.DELETE_STATUS_OVERRIDE;
+        public ReplicationAction action() {
+            return ReplicationAction.DELETE_STATUS_OVERRIDE;
         }
 
         public ReplicationItem item() {

@@ -1,5 +1,6 @@
 package io.muster.replication;
 
+import io.muster.model.ReplicationAction;
 import io.muster.model.ReplicationItem;
 
 import java.time.Clock;
@@ -114,7 +115,7 @@ final class TaskBatcher implements AutoCloseable {
                 return;
             }
             if (task instanceof ReplicationTask.Cancel) {
-                for (String action : ReplicationTask.SUPERSEDED_BY_CANCEL) {
+                for (ReplicationAction action : ReplicationTask.SUPERSEDED_BY_CANCEL) {
                     if (pending.remove(ReplicationTask.key(action, task.app(), task.id())) != null) {
                         superseded.increment();
                     }
@@ -289,7 +290,7 @@ final class TaskBatcher implements AutoCloseable {
     /** Whether a cancel of the task's instance was queued while the task was out for sending. Lock held. */
     private boolean cancelledSince(ReplicationTask task) {
         return !(task instanceof ReplicationTask.Cancel)
-                && pending.containsKey(ReplicationTask.key(ReplicationItem.CANCEL, task.app(), task.id()));
+                && pending.containsKey(ReplicationTask.key(ReplicationAction.CANCEL, task.app(), task.id()));
     }
 
     /**

@@ -127,7 +127,7 @@ public final class FrontDoor implements Filter {
         if (access == Access.PEER || SERVER_IDENTITY.equals(req.getHeader(IDENTITY_HEADER))) {
             api.peerHeard().run();
         }
-        if (route.endpoint() == Endpoint.CHANGES) {
+        if (route.endpoint().road() == Endpoint.Road.STREAM) {
             changes.openStream(req, rsp);
             return;
         }
@@ -136,8 +136,8 @@ public final class FrontDoor implements Filter {
             waitForChange(route, method, req, rsp, after);
             return;
         }
-        Reply reply = fastPaths == null ? null : fastPaths.serve(route, req);
-        if (reply != null) {
+        if (fastPaths != null && route.endpoint().road() == Endpoint.Road.FAST) {
+            Reply reply = fastPaths.serve(route, req);
             Reply r = "HEAD".equals(method) ? reply.withoutBody() : reply;
             if (sendfile != null && CACHED.contains(route.endpoint()) && sendfile.offer(req, r.body())) {
                 writeHeaders(rsp, r);   // the connector sends the body from the file

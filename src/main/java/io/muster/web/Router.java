@@ -2,24 +2,32 @@ package io.muster.web;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
  * Classifies a request by its method and its container-normalized path (servlet path plus path info: {@code ;}
- * parameters removed, escapes decoded, dot segments resolved). The only place that reads request paths.
+ * parameters removed, escapes decoded, dot segments resolved), from the {@link Endpoint} table alone. The only
+ * place that reads request paths.
  *
  * <p>The Eureka API answers with or without a version segment ({@code /v2/apps}, any {@code vN} or {@code VN});
  * everything else (health, metrics, the dashboard and its API) only without. Letters are matched as written:
- * {@code /APPS} names nothing. HEAD is GET without a body.
+ * {@code /APPS} names nothing. HEAD is GET without a body. A path that some endpoint has, asked with a method none
+ * of that path's endpoints takes, is 405 with the methods allowed.
+ *
+ * <p>The index is built once, when the class loads, and never changes; any number of threads classify at once.
  */
 public final class Router {
     private static final Pattern VERSION = Pattern.compile("[vV][0-9]{1,9}");
-    private static final Pattern DASHBOARD_FILE = Pattern.compile("[A-Za-z0-9_-]+\\.[a-z]+");
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-    /** Kubernetes' three probes, in MicroProfile Health's paths. */
-    private static final List<String> HEALTH_CHECKS = List.of("started", "live", "ready");
-    private static final List<String> ADMIN_ACTIONS = List.of("out-of-service", "remove-override", "deregister");
+    private static final String ROOT = "";
+    /** The table's paths by first segment, each list most specific first. */
+    private static final Map<String, List<SamePaths>> INDEX = index();
 
     private Router() {
     }
@@ -31,112 +39,77 @@ public final class Router {
         }
         String m = "HEAD".equals(method) ? "GET" : method;
         if (s.size() > 1 && VERSION.matcher(s.get(0)).matches()) {
-            return eurekaApi(m, s.subList(1, s.size()));
+            return match(m, s.subList(1, s.size()), true);
         }
-        Route api = eurekaApi(m, s);
-        return api != Route.NOT_FOUND ? api : operations(m, s);
+        return match(m, s, false);
     }
 
-    private static Route eurekaApi(String m, List<String> s) {
-        int n = s.size();
-        String first = n == 0 ? "" : s.get(0);
-        return switch (first) {
-            case "apps" -> switch (n) {
-                case 1 -> get(m, Endpoint.FULL_REGISTRY, s, null, null, null);
-                case 2 -> s.get(1).equals("delta") ? get(m, Endpoint.DELTA, s, null, null, null)
-                        : switch (m) {
-                            case "GET" -> route(Endpoint.APP, s, s.get(1), null, null);
-                            case "POST" -> route(Endpoint.REGISTER, s, s.get(1), null, null);
-                            default -> Route.methodNotAllowed("GET, HEAD, POST");
-                        };
-                case 3 -> switch (m) {
-                    case "GET" -> route(Endpoint.INSTANCE, s, s.get(1), s.get(2), null);
-                    case "PUT" -> route(Endpoint.RENEW, s, s.get(1), s.get(2), null);
-                    case "DELETE" -> route(Endpoint.CANCEL, s, s.get(1), s.get(2), null);
-                    default -> Route.methodNotAllowed("GET, HEAD, PUT, DELETE");
-                };
-                case 4 -> switch (s.get(3)) {
-                    case "status" -> switch (m) {
-                        case "PUT" -> route(Endpoint.STATUS_OVERRIDE, s, s.get(1), s.get(2), null);
-                        case "DELETE" -> route(Endpoint.DELETE_STATUS_OVERRIDE, s, s.get(1), s.get(2), null);
-                        default -> Route.methodNotAllowed("PUT, DELETE");
-                    };
-                    case "metadata" -> "PUT".equals(m) ? route(Endpoint.METADATA, s, s.get(1), s.get(2), null)
-                            : Route.methodNotAllowed("PUT");
-                    default -> Route.NOT_FOUND;
-                };
-                default -> Route.NOT_FOUND;
-            };
-            case "instances" -> n == 2 ? get(m, Endpoint.INSTANCE_BY_ID, s, null, s.get(1), null) : Route.NOT_FOUND;
-            case "vips" -> n == 2 ? get(m, Endpoint.VIP, s, null, null, s.get(1)) : Route.NOT_FOUND;
-            case "svips" -> n == 2 ? get(m, Endpoint.SECURE_VIP, s, null, null, s.get(1)) : Route.NOT_FOUND;
-            case "status" -> n == 1 ? get(m, Endpoint.EUREKA_STATUS, s, null, null, null) : Route.NOT_FOUND;
-            case "serverinfo" -> n == 2 && s.get(1).equals("statusoverrides")
-                    ? get(m, Endpoint.STATUS_OVERRIDES, s, null, null, null) : Route.NOT_FOUND;
-            case "asg" -> n == 3 && s.get(2).equals("status")
-                    ? only(m, "PUT", Endpoint.ASG_STATUS, s) : Route.NOT_FOUND;
-            case "peerreplication" -> n == 2 && s.get(1).equals("batch")
-                    ? only(m, "POST", Endpoint.REPLICATION_BATCH, s) : Route.NOT_FOUND;
-            default -> Route.NOT_FOUND;
-        };
-    }
-
-    private static Route operations(String m, List<String> s) {
-        int n = s.size();
-        if (n == 0) {
-            return get(m, Endpoint.DASHBOARD, s, null, null, null);
-        }
-        return switch (s.get(0)) {
-            case "dashboard" -> n == 2 && DASHBOARD_FILE.matcher(s.get(1)).matches()
-                    ? get(m, Endpoint.DASHBOARD, s, null, null, s.get(1)) : Route.NOT_FOUND;
-            case "health" -> n == 1 || (n == 2 && HEALTH_CHECKS.contains(s.get(1)))
-                    ? get(m, Endpoint.HEALTH, s, null, null, null) : Route.NOT_FOUND;
-            case "metrics" -> n == 1 ? get(m, Endpoint.METRICS, s, null, null, null) : Route.NOT_FOUND;
-            case "api" -> api(m, s);
-            default -> Route.NOT_FOUND;
-        };
-    }
-
-    private static Route api(String m, List<String> s) {
-        int n = s.size();
-        if (n == 2 && s.get(1).equals("status")) {
-            return get(m, Endpoint.DASHBOARD_STATUS, s, null, null, null);
-        }
-        if (n == 2 && s.get(1).equals("audit")) {
-            return get(m, Endpoint.AUDIT, s, null, null, null);
-        }
-        if (n == 2 && s.get(1).equals("changes")) {
-            return get(m, Endpoint.CHANGES, s, null, null, null);
-        }
-        if (n == 3 && s.get(1).equals("cluster") && s.get(2).equals("digest")) {
-            return get(m, Endpoint.CLUSTER_DIGEST, s, null, null, null);
-        }
-        if (n == 3 && s.get(1).equals("cluster") && s.get(2).equals("registry")) {
-            return get(m, Endpoint.CLUSTER_REGISTRY, s, null, null, null);
-        }
-        if (n < 3 || !s.get(1).equals("admin")) {
+    private static Route match(String method, List<String> s, boolean versioned) {
+        List<SamePaths> candidates = INDEX.get(s.isEmpty() ? ROOT : s.get(0));
+        if (candidates == null) {
             return Route.NOT_FOUND;
         }
-        if (n == 3 && s.get(2).equals("csrf")) {
-            return get(m, Endpoint.ADMIN_CSRF, s, null, null, null);
-        }
-        if (n == 6 && s.get(2).equals("instances") && ADMIN_ACTIONS.contains(s.get(5))) {
-            return "POST".equals(m) ? route(Endpoint.ADMIN_ACTION, s, s.get(3), s.get(4), s.get(5))
-                    : Route.methodNotAllowed("POST");
+        for (SamePaths paths : candidates) {
+            if ((!versioned || paths.scope == Endpoint.Scope.EUREKA) && paths.template.matches(s)) {
+                Endpoint e = paths.byMethod.get(method);
+                return e == null ? paths.notAllowed : route(e, paths.templates.get(e), s);
+            }
         }
         return Route.NOT_FOUND;
     }
 
-    private static Route get(String m, Endpoint endpoint, List<String> s, String app, String id, String name) {
-        return "GET".equals(m) ? route(endpoint, s, app, id, name) : Route.methodNotAllowed("GET, HEAD");
+    private static Route route(Endpoint endpoint, PathTemplate t, List<String> s) {
+        return new Route(endpoint, t.value("app", s), t.value("id", s), t.name(s), s, null);
     }
 
-    private static Route only(String m, String method, Endpoint endpoint, List<String> s) {
-        return method.equals(m) ? route(endpoint, s, null, null, null) : Route.methodNotAllowed(method);
+    /**
+     * The endpoints that share one path shape (apps/{app}: APP and REGISTER), by method, and the 405 for any
+     * other method.
+     */
+    private static final class SamePaths {
+        final PathTemplate template;
+        final Endpoint.Scope scope;
+        final Map<String, Endpoint> byMethod = new LinkedHashMap<>();
+        final Map<Endpoint, PathTemplate> templates = new EnumMap<>(Endpoint.class);
+        Route notAllowed;
+
+        SamePaths(PathTemplate template, Endpoint.Scope scope) {
+            this.template = template;
+            this.scope = scope;
+        }
+
+        void add(Endpoint e, PathTemplate t) {
+            if (e.scope() != scope || byMethod.put(e.method(), e) != null) {
+                throw new IllegalStateException("the endpoint table gives " + t + " twice, or in two scopes");
+            }
+            templates.put(e, t);
+        }
     }
 
-    private static Route route(Endpoint endpoint, List<String> s, String app, String id, String name) {
-        return new Route(endpoint, app, id, name, s, null);
+    private static Map<String, List<SamePaths>> index() {
+        Map<String, SamePaths> byShape = new LinkedHashMap<>();
+        for (Endpoint e : Endpoint.values()) {
+            for (String p : e.paths()) {
+                PathTemplate t = PathTemplate.parse(p);
+                if (t.size() > 0 && t.first() == null) {
+                    throw new IllegalStateException("a path of the endpoint table starts with a variable: " + p);
+                }
+                byShape.computeIfAbsent(t.shape(), k -> new SamePaths(t, e.scope())).add(e, t);
+            }
+        }
+        Map<String, List<SamePaths>> index = new HashMap<>();
+        for (SamePaths paths : byShape.values()) {
+            List<String> allowed = new ArrayList<>();
+            paths.byMethod.keySet().forEach(m -> allowed.add("GET".equals(m) ? "GET, HEAD" : m));
+            paths.notAllowed = Route.methodNotAllowed(String.join(", ", allowed));
+            String first = paths.template.size() == 0 ? ROOT : paths.template.first();
+            index.computeIfAbsent(first, k -> new ArrayList<>()).add(paths);
+        }
+        index.values().forEach(l -> l.sort(Comparator.comparingInt((SamePaths a) -> a.template.size())
+                .thenComparing((a, b) -> a.template.compareSpecificity(b.template))));
+        Map<String, List<SamePaths>> frozen = new HashMap<>();
+        index.forEach((k, v) -> frozen.put(k, List.copyOf(v)));
+        return Map.copyOf(frozen);
     }
 
     /** The path's non-empty segments; null when one is a dot segment the container left (it names nothing). */

@@ -1,5 +1,6 @@
 package io.muster.api;
 
+import io.muster.model.ReplicationAction;
 import io.muster.codec.ReplicationBatchCodec;
 import io.muster.config.ServerConfig.LimitsConfig;
 import io.muster.model.Applications;
@@ -25,8 +26,8 @@ class PeerBatchesTest {
     @Test
     void anItemWhoseIdIsNotItsInstancesIdIsRefused() {
         List<ReplicationResult> results = inbound.apply(List.of(
-                new ReplicationItem("Register", "A", "claimed", 1_000L, "UP", null, Instances.up("A", "actual")),
-                new ReplicationItem("Register", "A", "", 1_000L, "UP", null, Instances.up("A", "actual"))));
+                new ReplicationItem(ReplicationAction.REGISTER, "A", "claimed", 1_000L, "UP", null, Instances.up("A", "actual")),
+                new ReplicationItem(ReplicationAction.REGISTER, "A", "", 1_000L, "UP", null, Instances.up("A", "actual"))));
         assertThat(results).extracting(ReplicationResult::statusCode).containsExactly(400, 400);
         assertThat(registry.size()).isZero();
     }
@@ -35,17 +36,17 @@ class PeerBatchesTest {
     void eachItemIsAnsweredInOrderAndBadItemsDoNotStopTheRest() {
         registry.register(Instances.sample("A", "newer").lastDirtyTimestamp(5_000).build(), Origin.CLIENT);
         List<ReplicationResult> results = inbound.apply(List.of(
-                new ReplicationItem("Register", "A", "r-1", 1_000L, "UP", null, Instances.up("A", "r-1")),
-                new ReplicationItem("Explode", "A", "r-1", null, null, null, null),
-                new ReplicationItem("Heartbeat", "A", "r-1", 1_000L, "UP", null, null),
-                new ReplicationItem("Heartbeat", "A", "nobody", 1_000L, "UP", null, null),
-                new ReplicationItem("Heartbeat", "A", "newer", 1_000L, "UP", null, null),
-                new ReplicationItem("StatusUpdate", "A", "r-1", 1_000L, "BOGUS", null, null),
-                new ReplicationItem("StatusUpdate", "A", "r-1", 1_000L, "OUT_OF_SERVICE", null, null),
+                new ReplicationItem(ReplicationAction.REGISTER, "A", "r-1", 1_000L, "UP", null, Instances.up("A", "r-1")),
+                new ReplicationItem(null, "A", "r-1", null, null, null, null),
+                new ReplicationItem(ReplicationAction.HEARTBEAT, "A", "r-1", 1_000L, "UP", null, null),
+                new ReplicationItem(ReplicationAction.HEARTBEAT, "A", "nobody", 1_000L, "UP", null, null),
+                new ReplicationItem(ReplicationAction.HEARTBEAT, "A", "newer", 1_000L, "UP", null, null),
+                new ReplicationItem(ReplicationAction.STATUS_UPDATE, "A", "r-1", 1_000L, "BOGUS", null, null),
+                new ReplicationItem(ReplicationAction.STATUS_UPDATE, "A", "r-1", 1_000L, "OUT_OF_SERVICE", null, null),
                 new ReplicationItem(null, null, null, null, null, null, null),
-                new ReplicationItem("Register", "B", "x", 1_000L, "UP", null, Instances.up("A", "x")),
-                new ReplicationItem("Cancel", "A", "nobody", null, null, null, null),
-                new ReplicationItem("DeleteStatusOverride", "A", "r-1", 1_000L, null, null, null)));
+                new ReplicationItem(ReplicationAction.REGISTER, "B", "x", 1_000L, "UP", null, Instances.up("A", "x")),
+                new ReplicationItem(ReplicationAction.CANCEL, "A", "nobody", null, null, null, null),
+                new ReplicationItem(ReplicationAction.DELETE_STATUS_OVERRIDE, "A", "r-1", 1_000L, null, null, null)));
         assertThat(results).extracting(ReplicationResult::statusCode)
                 .containsExactly(200, 400, 200, 404, 409, 400, 200, 400, 400, 404, 200);
         assertThat(results.get(4).responseEntity().lastDirtyTimestamp()).isEqualTo(5_000);
@@ -81,10 +82,10 @@ class PeerBatchesTest {
         InstanceRegistry small = new InstanceRegistry(Clock.systemUTC(), Duration.ofMinutes(3),
                 new LimitsConfig(256, 1024, 64, 4096, 1, 3600, 1, 1));
         List<ReplicationResult> results = new PeerBatches(new InstanceWrites(small, Clock.systemUTC()), Clock.systemUTC()).apply(List.of(
-                new ReplicationItem("Register", "A", "a-1", 1_000L, "UP", null, Instances.up("A", "a-1")),
-                new ReplicationItem("Register", "A", "a-2", 1_000L, "UP", null, Instances.up("A", "a-2")),
-                new ReplicationItem("Register", "A", "a-3", 1_000L, "UP", null, Instances.up("A", "a-3")),
-                new ReplicationItem("Register", "A", "a-1", 2_000L, "UP", null,
+                new ReplicationItem(ReplicationAction.REGISTER, "A", "a-1", 1_000L, "UP", null, Instances.up("A", "a-1")),
+                new ReplicationItem(ReplicationAction.REGISTER, "A", "a-2", 1_000L, "UP", null, Instances.up("A", "a-2")),
+                new ReplicationItem(ReplicationAction.REGISTER, "A", "a-3", 1_000L, "UP", null, Instances.up("A", "a-3")),
+                new ReplicationItem(ReplicationAction.REGISTER, "A", "a-1", 2_000L, "UP", null,
                         Instances.sample("A", "a-1").lastDirtyTimestamp(2_000).build())));
         // a peer's writes pass the count cap (1): it acknowledged them under its own
         assertThat(results).extracting(ReplicationResult::statusCode).containsExactly(200, 200, 200, 200);

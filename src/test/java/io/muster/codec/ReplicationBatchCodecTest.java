@@ -1,5 +1,6 @@
 package io.muster.codec;
 
+import io.muster.model.ReplicationAction;
 import io.muster.model.ReplicationItem;
 import io.muster.model.ReplicationResult;
 import org.junit.jupiter.api.Test;
@@ -16,12 +17,12 @@ class ReplicationBatchCodecTest {
 
     static List<ReplicationItem> batch() {
         return List.of(
-                new ReplicationItem("Register", "ORDERS", "host-a:orders:8080", 1700000000000L, "UP", null,
+                new ReplicationItem(ReplicationAction.REGISTER, "ORDERS", "host-a:orders:8080", 1700000000000L, "UP", null,
                         WireFixtures.orders1()),
-                new ReplicationItem("Heartbeat", "ORDERS", "host-b:orders:8080", 1700000000500L, "UP",
+                new ReplicationItem(ReplicationAction.HEARTBEAT, "ORDERS", "host-b:orders:8080", 1700000000500L, "UP",
                         "OUT_OF_SERVICE", null),
-                new ReplicationItem("Cancel", "BILLING", "host-c:billing:9000", null, null, null, null),
-                new ReplicationItem("StatusUpdate", "ORDERS", "host-a:orders:8080", 1700000000000L,
+                new ReplicationItem(ReplicationAction.CANCEL, "BILLING", "host-c:billing:9000", null, null, null, null),
+                new ReplicationItem(ReplicationAction.STATUS_UPDATE, "ORDERS", "host-a:orders:8080", 1700000000000L,
                         "OUT_OF_SERVICE", null, null));
     }
 
@@ -43,11 +44,13 @@ class ReplicationBatchCodecTest {
     }
 
     @Test
-    void malformedItemsAreMarkedSoTheyCanBeAnswered400() {
+    void malformedItemsAndUnknownActionsAreMarkedSoTheyCanBeAnswered400() {
         String json = "{\"replicationList\":[7,{\"appName\":\"A\",\"id\":\"x\",\"lastDirtyTimestamp\":\"abc\","
-                + "\"action\":\"Heartbeat\"},{\"appName\":\"A\",\"id\":\"y\",\"action\":\"Cancel\"}]}";
+                + "\"action\":\"Heartbeat\"},{\"appName\":\"A\",\"id\":\"y\",\"action\":\"Cancel\"},"
+                + "{\"appName\":\"A\",\"id\":\"z\",\"action\":\"Explode\"},{\"appName\":\"A\",\"id\":\"w\"}]}";
         List<ReplicationItem> items = ReplicationBatchCodec.decodeRequest(json.getBytes(StandardCharsets.UTF_8), NOW);
-        assertThat(items).extracting(ReplicationItem::action).containsExactly(null, null, "Cancel");
+        assertThat(items).extracting(ReplicationItem::action)
+                .containsExactly(null, null, ReplicationAction.CANCEL, null, null);
     }
 
     @Test

@@ -74,7 +74,7 @@ class ClusterCheckTest {
         List<String> seen = new ArrayList<>();
         List<ReplicationItem> batch;
         while ((batch = peer.batches.poll()) != null) {
-            batch.forEach(i -> seen.add(i.action() + " " + i.id()));
+            batch.forEach(i -> seen.add(i.action().wireName() + " " + i.id()));
         }
         return seen;
     }

@@ -1,5 +1,6 @@
 package io.muster.replication;
 
+import io.muster.model.ReplicationAction;
 import io.muster.config.ConfigLoader;
 import io.muster.config.ServerConfig.PeerConfig;
 import io.muster.model.Application;
@@ -75,7 +76,7 @@ class PeerClusterTest {
     private List<String> actions(int items) throws InterruptedException {
         List<String> seen = new ArrayList<>();
         while (seen.size() < items) {
-            nextBatch().forEach(i -> seen.add(i.action() + " " + i.id()));
+            nextBatch().forEach(i -> seen.add(i.action().wireName() + " " + i.id()));
         }
         return seen;
     }
@@ -194,7 +195,7 @@ class PeerClusterTest {
         assertThat(actions(1)).containsExactly("DeleteStatusOverride i-1");
         registry.updateMetadata("A", "i-1", Map.of("k", "v"));
         List<ReplicationItem> metadata = nextBatch();
-        assertThat(metadata.get(0).action()).isEqualTo("Register");
+        assertThat(metadata.get(0).action()).isEqualTo(ReplicationAction.REGISTER);
         assertThat(metadata.get(0).instanceInfo().metadata()).containsEntry("k", "v");
         registry.cancel("A", "i-1", Origin.CLIENT);
         assertThat(actions(1)).containsExactly("Cancel i-1");
@@ -231,7 +232,7 @@ class PeerClusterTest {
         while (sizes.stream().mapToInt(Integer::intValue).sum() < 601) {
             List<ReplicationItem> b = nextBatch();
             sizes.add(b.size());
-            heartbeats += (int) b.stream().filter(i -> i.action().equals("Heartbeat")).count();
+            heartbeats += (int) b.stream().filter(i -> i.action() == ReplicationAction.HEARTBEAT).count();
         }
         assertThat(sizes).allSatisfy(s -> assertThat(s).isLessThanOrEqualTo(250));
         assertThat(heartbeats).isEqualTo(1);
@@ -341,7 +342,7 @@ class PeerClusterTest {
         registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
         nextBatch();
         peer.answer = items -> items.stream().map(i -> ReplicationResult.of(
-                i.action().equals("Heartbeat") ? 404 : 200)).toList();
+                i.action() == ReplicationAction.HEARTBEAT ? 404 : 200)).toList();
         registry.renew("A", "i-1", null, null, Origin.CLIENT);
         assertThat(actions(2)).containsExactly("Heartbeat i-1", "Register i-1");
     }

@@ -218,7 +218,7 @@ class TaskBatcherTest {
     @Test
     void aRegistrationPutBackByARetryIsDroppedWhenACancelWasQueuedMeanwhile() throws Exception {
         batcher = new TaskBatcher("test-batcher", 10, 10, DELAY, clock, d -> clock.advance(d), batch -> {
-            sent.add(batch.stream().map(t -> t.action() + ":" + t.id()).toList());
+            sent.add(batch.stream().map(t -> t.action().wireName() + ":" + t.id()).toList());
             if (sent.size() == 1) {
                 batcher.offer(cancel("a"));   // the client cancels while the registration is failing to go out
                 return Outcome.TRANSIENT_FAILURE;

@@ -61,7 +61,22 @@ class AccessTableTest {
         for (Endpoint e : Endpoint.values()) {
             assertThat(e.access()).as(e.name()).isNotNull();
             assertThat(e.metricName()).as(e.name()).matches("[a-z_]+");
+            assertThat(e.paths()).as(e.name()).isNotEmpty();
+            for (String path : e.paths()) {
+                // the table's own spelling is one the router takes (a variable given a value its regex accepts)
+                String sample = path.replaceAll("\\{action: [^}]*\\}", "deregister")
+                        .replaceAll("\\{file: [^}]*\\}", "dashboard.js").replaceAll("\\{[^}]*\\}", "X");
+                assertThat(Router.classify(e.method(), "/" + sample).endpoint()).as(e + " " + path).isEqualTo(e);
+            }
         }
+    }
+
+    /** Every endpoint the table puts on the fast road has a handler there, and no other has one. */
+    @Test
+    void theFastPathsAnswerExactlyTheEndpointsTheTableGivesThem() {
+        assertThat(new FastPaths(null)).isNotNull();   // it refuses to be built otherwise
+        assertThat(FastPaths.onTheFastRoad()).contains(Endpoint.RENEW, Endpoint.REGISTER, Endpoint.CANCEL,
+                Endpoint.FULL_REGISTRY, Endpoint.DELTA, Endpoint.REPLICATION_BATCH);
     }
 
     /** Payara and Tomcat enforce web.xml before the front door runs: it must never ask for another role. */
