@@ -15,4 +15,5 @@ if [ ! -f "$jar" ] || [ -n "$(find "$here/pom.xml" "$here/src" -newer "$jar" -pr
 fi
 java_bin="java"
 [ -n "${JAVA_HOME:-}" ] && java_bin="$JAVA_HOME/bin/java"
-exec "$java_bin" -Xms64m -Xmx256m -jar "$jar" --server.port="$port" "$@"
+# C1 only: a test client that starts, registers and stops; C2 would spend a core compiling its start-up
+exec "$java_bin" -Xms64m -Xmx256m -XX:TieredStopAtLevel=1 -jar "$jar" --server.port="$port" "$@"

@@ -13,7 +13,6 @@ import io.muster.codec.RegistrySegments;
 import io.muster.codec.SegmentedDocument;
 import io.muster.codec.WireFormat;
 import io.muster.config.ServerConfig.ResponseCacheConfig;
-import io.muster.model.InstanceInfo;
 import io.muster.model.VipKind;
 import io.muster.registry.AppGroups;
 import io.muster.registry.InstanceRegistry;
@@ -53,9 +52,9 @@ import java.util.function.LongSupplier;
  * <p>Bounded by the registry, not by what clients ask: a shape that names no app or VIP here ("not found") is kept
  * in neither tier but in a small evicting cache of its own, so a client probing distinct unknown names costs a
  * fixed amount of memory; read-only entries nobody read for a minute leave; and stamps are kept only for
- * targets some payload is held for (the others share one floor stamp, see {@link #pruneStamps}).
+ * targets some payload is held for (the others share one floor stamp, see {@link ChangeStamps}).
  *
- * <p>Thread safety: the stamps are a concurrent map written by the registry's listener (under its change lock)
+ * <p>Thread safety: the stamps ({@link ChangeStamps}) are written by the registry's listener (under its change lock)
  * and pruned by the refresher; both tiers are concurrent maps; Guava single-flights concurrent loads of one key.
  *
  * <p>Time: wall-clock millis (when a payload was built and read) come from the {@link Clock}; how long a build
@@ -98,15 +97,12 @@ public final class ResponseCache implements RegistryListener {
     private final boolean useReadOnly;
     private final LoadingCache<CacheKey, Payload> readWrite;
     private final Map<CacheKey, Payload> readOnly = new ConcurrentHashMap<>();
-    private final Map<CacheKey.Target, Long> stamps = new ConcurrentHashMap<>();
-    /** The stamp of every target without one of its own: at least every stamp pruned so far. */
-    private volatile long stampFloor;
+    private final ChangeStamps stamps = new ChangeStamps();
     private long lastPrune;
     /** "Not found" payloads of single apps and VIPs, bounded: clients can ask for any number of unknown names. */
     private final Cache<CacheKey, Payload> absent = CacheBuilder.newBuilder().maximumSize(ABSENT_ENTRIES).build();
     /** Request shapes clients have fetched gzipped: their rebuilds compress at once, off the request path. */
     private final Set<CacheKey> gzipWanted = ConcurrentHashMap.newKeySet();
-    private volatile long everythingStamp;
     /** Set when changes left the delta's window; the refresher rebuilds the delta shapes and clears it. */
     private volatile boolean deltaMoved;
     private final LongAdder hits = new LongAdder();
@@ -232,10 +228,7 @@ public final class ResponseCache implements RegistryListener {
 
     /**
      * Drops the stamps (and gzip wishes) of targets no payload is held for, so churn of distinct app and VIP names
-     * leaves nothing behind. A target without a stamp is judged by {@link #stampFloor}, which is raised first to
-     * every stamp about to go: a payload built before a pruned stamp is still stale. Payloads held for a target
-     * that has no stamp are pinned at the old floor first, so raising it costs them no rebuild. Run by the
-     * refresher only.
+     * leaves nothing behind (see {@link ChangeStamps#prune}). Run by the refresher only.
      */
     private void pruneStamps() {
         Set<CacheKey> heldKeys = new HashSet<>(readOnly.keySet());
@@ -247,21 +240,7 @@ public final class ResponseCache implements RegistryListener {
                 held.add(k.target());
             }
         }
-        long floor = stampFloor;
-        for (CacheKey.Target t : held) {
-            stamps.putIfAbsent(t, floor);
-        }
-        Map<CacheKey.Target, Long> unheld = new java.util.HashMap<>();
-        long raised = floor;
-        for (Map.Entry<CacheKey.Target, Long> e : stamps.entrySet()) {
-            if (!held.contains(e.getKey())) {
-                unheld.put(e.getKey(), e.getValue());
-                raised = Math.max(raised, e.getValue());
-            }
-        }
-        stampFloor = raised;
-        // conditional: a stamp written since it was read stays (the floor may not cover it)
-        unheld.forEach(stamps::remove);
+        stamps.prune(held);
         gzipWanted.removeIf(k -> !heldKeys.contains(k) && !CLIENT_DEFAULTS.contains(k));
     }
 
@@ -302,11 +281,7 @@ public final class ResponseCache implements RegistryListener {
         if (dependsOnRemote(key) && p.remoteGeneration() < remote.generation()) {
             return true;
         }
-        long stamp = switch (key.entity()) {
-            case ALL_APPS, DELTA -> everythingStamp;
-            default -> stamps.getOrDefault(key.target(), stampFloor);
-        };
-        return p.builtFrom() < stamp;
+        return p.builtFrom() < stamps.of(key);
     }
 
     /** Shapes whose content includes remote regions' copies: rebuilt when a region's copy changes. */
@@ -417,22 +392,7 @@ public final class ResponseCache implements RegistryListener {
         if (!change.isVisible()) {
             return;
         }
-        long seq = change.sequence();
-        everythingStamp = seq;
-        stamp(change.instance(), seq);
-        if (change instanceof RegistryChange.Registered r && r.previous() != null) {
-            stamp(r.previous(), seq);   // its VIPs may have changed
-        }
-    }
-
-    private void stamp(InstanceInfo instance, long seq) {
-        stamps.put(new CacheKey.Target(CacheKey.Entity.APP, instance.app()), seq);
-        for (String vip : instance.vips(VipKind.VIP)) {
-            stamps.put(new CacheKey.Target(CacheKey.Entity.VIP, vip), seq);
-        }
-        for (String vip : instance.vips(VipKind.SECURE_VIP)) {
-            stamps.put(new CacheKey.Target(CacheKey.Entity.SVIP, vip), seq);
-        }
+        stamps.onChange(change);
     }
 
     public Stats stats() {
