@@ -75,19 +75,29 @@ final class ChildServer implements AutoCloseable {
 
     private static ChildServer start(String portArgument, int port, String moreUsers, String... systemProperties)
             throws Exception {
+        return start(portArgument, port, moreUsers, null, systemProperties);
+    }
+
+    /** @param classData the class-data archive's JVM options, or null for those {@link ChildLauncher} gives */
+    private static ChildServer start(String portArgument, int port, String moreUsers, List<String> classData,
+                                     String... systemProperties) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(List.of(System.getProperty("payara.jvm.flags").trim().split("\\s+")));
         // C1 only: Payara's start is mostly one-off code, and C2 compiling it takes a second core from whatever
         // the test runs beside it (27 s of CPU per start with C2, 13 s with C1; 16 s to serving, 10.5 s)
         cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.addAll(classData != null ? classData : ChildLauncher.classDataOptions(options -> {
+            // the warm-up: the same child on the same port, stopped once it serves (it writes the archive then)
+            start(portArgument, port, moreUsers, options).close();
+        }));
         // a child starts from an empty registry unless its test asks for snapshots (later -D's win)
         cmd.add("-Deureka.server.snapshot.enabled=false");
         cmd.addAll(List.of(systemProperties));
         cmd.addAll(List.of("-Xmx512m", portArgument + port, "-Dmuster.users=" + ADMIN + ":" + ADMIN_PASSWORD
                         + ":eureka-admin," + PEER + ":" + PEER_PASSWORD + ":eureka-peer," + CLIENT + ":" + CLIENT_PASSWORD
                         + ":eureka-client" + moreUsers, "-Dpayara.domain.xml=" + System.getProperty("payara.domain.xml"),
-                "-cp", launcherDirectory() + File.pathSeparator + System.getProperty("payara.embedded.jar"),
+                "-cp", ChildLauncher.jar() + File.pathSeparator + System.getProperty("payara.embedded.jar"),
                 "io.muster.dev.RunEmbedded", System.getProperty("muster.war")));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -118,27 +128,6 @@ final class ChildServer implements AutoCloseable {
         throw new IllegalStateException("child server exited with " + p.waitFor());
     }
 
-    /**
-     * A directory holding RunEmbedded's compiled class alone (the launcher's class path must not carry the test
-     * classes or their resources beside Payara): run as a class rather than as a source file, a start is not
-     * compiled again each time.
-     */
-    private static synchronized String launcherDirectory() throws java.io.IOException {
-        if (launcher == null) {
-            String name = "io/muster/dev/RunEmbedded.class";
-            Path dir = java.nio.file.Files.createTempDirectory(Path.of("target"), "run-embedded");
-            Path target = dir.resolve(name);
-            java.nio.file.Files.createDirectories(target.getParent());
-            try (var in = ChildServer.class.getClassLoader().getResourceAsStream(name)) {
-                java.nio.file.Files.copy(java.util.Objects.requireNonNull(in, name), target);
-            }
-            launcher = dir.toAbsolutePath().toString();
-        }
-        return launcher;
-    }
-
-    private static String launcher;
-
     private static void keep(List<String> musterLog, String line) {
         if (line.contains("Muster: ") && musterLog.size() < LOG_LINES_KEPT) {
             musterLog.add(line);
@@ -155,6 +144,7 @@ final class ChildServer implements AutoCloseable {
         process.destroy();
         if (!process.waitFor(20, TimeUnit.SECONDS)) {
             process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
         }
     }
 }
