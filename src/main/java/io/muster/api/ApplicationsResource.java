@@ -21,7 +21,6 @@ import java.io.InputStream;
  */
 @Path("apps")
 public final class ApplicationsResource {
-    static final String EUREKA_ACCEPT = EurekaHeaders.EUREKA_ACCEPT;
     private final Api api;
 
     public ApplicationsResource(Api api) {
@@ -30,30 +29,24 @@ public final class ApplicationsResource {
 
     @GET
     public Response all(@QueryParam("regions") String regions,
-                        @HeaderParam(HttpHeaders.ACCEPT) String accept,
-                        @HeaderParam(EUREKA_ACCEPT) String eurekaAccept,
-                        @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding) {
-        return api.reads().fetch(CacheKey.Entity.ALL_APPS, "", regions, accept, eurekaAccept, acceptEncoding)
+                        @Context HttpHeaders headers) {
+        return api.reads().fetch(CacheKey.Entity.ALL_APPS, "", regions, Representation.of(headers))
                 .toResponse();
     }
 
     @GET
     @Path("delta")
     public Response delta(@QueryParam("regions") String regions,
-                          @HeaderParam(HttpHeaders.ACCEPT) String accept,
-                          @HeaderParam(EUREKA_ACCEPT) String eurekaAccept,
-                          @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding) {
-        return api.reads().fetch(CacheKey.Entity.DELTA, "", regions, accept, eurekaAccept, acceptEncoding)
+                          @Context HttpHeaders headers) {
+        return api.reads().fetch(CacheKey.Entity.DELTA, "", regions, Representation.of(headers))
                 .toResponse();
     }
 
     @GET
     @Path("{app}")
     public Response app(@PathParam("app") String app,
-                        @HeaderParam(HttpHeaders.ACCEPT) String accept,
-                        @HeaderParam(EUREKA_ACCEPT) String eurekaAccept,
-                        @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding) {
-        return api.reads().fetch(CacheKey.Entity.APP, app, accept, eurekaAccept, acceptEncoding).toResponse();
+                        @Context HttpHeaders headers) {
+        return api.reads().fetch(CacheKey.Entity.APP, app, Representation.of(headers)).toResponse();
     }
 
     @POST

@@ -39,18 +39,16 @@ public final class RegistryReads {
      * A cached payload: 403 while the gate holds reads back (and for deltas when they are disabled: clients then
      * fetch the full registry, or ask another node), 404 for an unknown app, else 200 with the ready bytes.
      */
-    public Reply fetch(CacheKey.Entity entity, String name, String accept, String eurekaAccept,
-                       String acceptEncoding) {
-        return fetchAfter(entity, name, null, accept, eurekaAccept, acceptEncoding, -1);
+    public Reply fetch(CacheKey.Entity entity, String name, Representation form) {
+        return fetchAfter(entity, name, null, form, -1);
     }
 
     /**
      * {@link #fetch}, merged with the remote regions a {@code ?regions=} value names (full and delta only, as in
      * Eureka; names not configured here are ignored, and none left means the local registry alone).
      */
-    public Reply fetch(CacheKey.Entity entity, String name, String regions, String accept, String eurekaAccept,
-                       String acceptEncoding) {
-        return fetchAfter(entity, name, regions, accept, eurekaAccept, acceptEncoding, -1);
+    public Reply fetch(CacheKey.Entity entity, String name, String regions, Representation form) {
+        return fetchAfter(entity, name, regions, form, -1);
     }
 
     /**
@@ -58,16 +56,14 @@ public final class RegistryReads {
      * delta answers carry the sequence they reflect in {@value #INDEX_HEADER}, to be passed back as
      * {@code waitForChangeAfter}.
      */
-    public Reply fetchAfter(CacheKey.Entity entity, String name, String regions, String accept,
-                            String eurekaAccept, String acceptEncoding, long index) {
+    public Reply fetchAfter(CacheKey.Entity entity, String name, String regions, Representation form, long index) {
         if (!gate.allowsReads() || (entity == CacheKey.Entity.DELTA && deltaDisabled)) {
             return Reply.empty(403);
         }
         String key = entity == CacheKey.Entity.APP ? InstanceWrites.appName(name) : name;
         boolean regional = entity == CacheKey.Entity.ALL_APPS || entity == CacheKey.Entity.DELTA;
         String regionKey = regional ? cache.regionsKey(regions) : "";
-        CacheKey cacheKey = new CacheKey(entity, key, WireFormat.fromAccept(accept), Detail.fromHeader(eurekaAccept),
-                regionKey);
+        CacheKey cacheKey = new CacheKey(entity, key, form.format(), form.detail(), regionKey);
         Payload payload = cache.get(cacheKey);
         if (payload.builtFrom() <= index && registry.sequence() > index) {
             payload = cache.current(cacheKey);
@@ -75,7 +71,7 @@ public final class RegistryReads {
         if (payload.isEmpty()) {
             return Reply.empty(404);
         }
-        boolean gzip = acceptEncoding != null && acceptEncoding.contains("gzip");
+        boolean gzip = form.gzip();
         String builtFrom = Long.toString(payload.builtFrom());
         Map<String, String> headers = !regional ? (gzip ? GZIP : PLAIN)
                 : gzip ? Map.of("Vary", VARY, "Content-Encoding", "gzip", INDEX_HEADER, builtFrom)

@@ -2,9 +2,9 @@ package io.muster.api;
 
 import io.muster.cache.CacheKey;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
@@ -20,18 +20,14 @@ public final class VipResource {
     @GET
     @Path("vips/{vip}")
     public Response vip(@PathParam("vip") String vip,
-                        @HeaderParam(HttpHeaders.ACCEPT) String accept,
-                        @HeaderParam(ApplicationsResource.EUREKA_ACCEPT) String eurekaAccept,
-                        @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding) {
-        return api.reads().fetch(CacheKey.Entity.VIP, vip, accept, eurekaAccept, acceptEncoding).toResponse();
+                        @Context HttpHeaders headers) {
+        return api.reads().fetch(CacheKey.Entity.VIP, vip, Representation.of(headers)).toResponse();
     }
 
     @GET
     @Path("svips/{svip}")
     public Response secureVip(@PathParam("svip") String svip,
-                              @HeaderParam(HttpHeaders.ACCEPT) String accept,
-                              @HeaderParam(ApplicationsResource.EUREKA_ACCEPT) String eurekaAccept,
-                              @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding) {
-        return api.reads().fetch(CacheKey.Entity.SVIP, svip, accept, eurekaAccept, acceptEncoding).toResponse();
+                              @Context HttpHeaders headers) {
+        return api.reads().fetch(CacheKey.Entity.SVIP, svip, Representation.of(headers)).toResponse();
     }
 }

@@ -2,7 +2,7 @@ package io.muster.web;
 
 import io.muster.api.Api;
 import io.muster.api.Callers;
-import io.muster.api.EurekaHeaders;
+import io.muster.api.Representation;
 import io.muster.api.Origins;
 import io.muster.api.Reply;
 import io.muster.cache.CacheKey;
@@ -85,7 +85,6 @@ final class FastPaths {
     }
 
     private Reply fetch(CacheKey.Entity entity, String name, String regions, HttpServletRequest req) {
-        return api.reads().fetch(entity, name, regions, req.getHeader("Accept"),
-                req.getHeader(EurekaHeaders.EUREKA_ACCEPT), req.getHeader("Accept-Encoding"));
+        return api.reads().fetch(entity, name, regions, Representation.of(req));
     }
 }

@@ -5,6 +5,7 @@ import io.muster.api.Callers;
 import io.muster.api.Failures;
 import io.muster.api.Origins;
 import io.muster.api.Reply;
+import io.muster.api.Representation;
 import io.muster.cache.CacheKey;
 import io.muster.metrics.MusterMetrics;
 import jakarta.servlet.Filter;
@@ -166,14 +167,11 @@ public final class FrontDoor implements Filter {
         }
         CacheKey.Entity entity = route.endpoint() == Endpoint.DELTA ? CacheKey.Entity.DELTA
                 : CacheKey.Entity.ALL_APPS;
-        String accept = req.getHeader("Accept");
-        String eurekaAccept = req.getHeader(io.muster.api.EurekaHeaders.EUREKA_ACCEPT);
-        String encoding = req.getHeader("Accept-Encoding");
+        Representation form = Representation.of(req);
         String regions = QueryString.first(req.getQueryString(), "regions");
         boolean head = "HEAD".equals(method);
         changes.waitForChange(req, rsp, bodies, index, timeout, () -> {
-            Reply r = api.reads().fetchAfter(entity, "", regions, accept, eurekaAccept, encoding,
-                    index);
+            Reply r = api.reads().fetchAfter(entity, "", regions, form, index);
             return head ? r.withoutBody() : r;
         });
     }
