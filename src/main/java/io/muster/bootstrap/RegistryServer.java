@@ -26,16 +26,11 @@ import io.muster.replication.SelfRegistration;
 import io.muster.status.StatusSource;
 import io.muster.snapshot.CancelJournal;
 import io.muster.snapshot.RegistryFile;
-import io.muster.snapshot.SnapshotDirectory;
-import io.muster.snapshot.SnapshotLock;
 import io.muster.web.ChangeStreams;
 
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.logging.Logger;
@@ -81,10 +76,8 @@ public final class RegistryServer implements AutoCloseable {
     private final MusterMetrics metrics;
     private final SelfRegistration selfRegistration;
     private final StartupSync startup;
-    private final RegistryFile snapshot;
-    private final CancelJournal cancels;
-    /** This node's hold on its snapshot file; null when snapshots are off. */
-    private final SnapshotLock snapshotLock;
+    /** The snapshot and the cancellation journal; null when snapshots are off. */
+    private final NodeFiles disk;
     private final ChangeStreams changes;
     private final RemoteRegions remoteRegions;
     private final ClusterChecker checker;
@@ -98,7 +91,7 @@ public final class RegistryServer implements AutoCloseable {
      * them tasks without synchronization: learnedPort (a request on a port not seen before), the audit trail's
      * drain, the cancellation journal's writes and the MBeans' operations, also while or after close() runs (a
      * closed lane drops the task: ThreadScheduler#once). start() only schedules on them and close() only closes
-     * them; neither writes a field that a request reads (mbeans and pendingSettings are volatile).
+     * them; neither writes a field that a request reads (mbeans is volatile, and so are the pending settings).
      */
     private final Scheduler fresh;
     private final Scheduler peerLane;
@@ -111,8 +104,7 @@ public final class RegistryServer implements AutoCloseable {
     /** Why this node stays out of its cluster (see {@link PortClash}), or null when it joins. */
     private final String detachedBecause;
     private final Probes probes;
-    /** What the next start would read differently (see {@link #watchSettings}), or null. */
-    private volatile PendingSettings pendingSettings;
+    private final SettingsView settings;
 
     /**
      * @param snapshotPlace where the registry is saved and restored from, and whose it is, or null when snapshots
@@ -133,6 +125,7 @@ public final class RegistryServer implements AutoCloseable {
     RegistryServer(ServerConfig config, Clock clock, LocalNode self, SnapshotPlace snapshotPlace,
                    Function<String, Scheduler> lanes, String detachedBecause) {
         this.config = config;
+        this.settings = new SettingsView(config.keys());
         this.detachedBecause = detachedBecause;
         this.fresh = lanes.apply(FRESH);
         this.peerLane = lanes.apply(PEERS);
@@ -158,24 +151,10 @@ public final class RegistryServer implements AutoCloseable {
                 config.delta().retention());
         this.selfRegistration = new SelfRegistration(config.instance(), self, registry, clock, self.contextPath());
         this.regions = remoteRegions.all().isEmpty() ? null : lanes.apply(REGIONS);
-        SnapshotDirectory dir = snapshotDirectory(snapshotPlace);
-        this.snapshotLock = dir == null ? null : SnapshotLock.take(dir, snapshotPlace.fileName(),
-                snapshotPlace.identity().text() + ", pid " + ProcessHandle.current().pid()).orElse(null);
-        if (snapshotLock == null) {
-            dir = null;
-        }
-        this.snapshot = dir == null ? null : new RegistryFile(dir, snapshotPlace.identity(),
-                snapshotPlace.fileName(), registry, clock);
-        // the journal's lines are signed for this identity: another server's journal fails here and is ignored
-        this.cancels = dir == null ? null : new CancelJournal(dir.signingFor(snapshotPlace.identity()),
-                CancelJournal.besideSnapshot(snapshotPlace.fileName()), clock, config.delta().retention(),
+        this.disk = NodeFiles.open(snapshotPlace, registry, clock, config.delta().retention(),
                 write -> journal.once("cancel-journal-write", write));
-        if (snapshot != null) {
-            LOG.info("Muster: registry snapshot at " + snapshot.path() + " for " + snapshotPlace.identity());
-        }
-        if (cancels != null) {
-            registry.addListener(cancels);
-        }
+        RegistryFile snapshot = disk == null ? null : disk.snapshot();
+        CancelJournal cancels = disk == null ? null : disk.cancels();
         this.startup = new StartupSync(config.startup(), peers, gate, selfPreservation, self, clock,
                 config.peers().serviceUrls().size() + (config.peers().dnsUrl() == null ? 0 : 1),
                 snapshot == null ? () -> 0 : snapshot::restore,
@@ -194,7 +173,7 @@ public final class RegistryServer implements AutoCloseable {
         String version = BuildVersion.read();
         this.probes = new Probes(gate, detachedBecause);
         StatusReport status = new StatusReport(source, probes, gate, clock,
-                config.environment(), config.dataCenter(), version, this::settings, replicas::report,
+                config.environment(), config.dataCenter(), version, settings::document, replicas::report,
                 remoteRegions::describe);
         this.metrics = new MusterMetrics(registry, source, config.metrics(), version);
         registry.addListener(metrics);
@@ -234,24 +213,14 @@ public final class RegistryServer implements AutoCloseable {
         }
         fresh.every("renewal-threshold", config.selfPreservation().thresholdUpdateInterval(),
                 selfPreservation::updateThreshold);
-        if (snapshot != null) {
-            files.every("registry-snapshot", config.snapshot().interval(), this::writeSnapshot);
+        if (disk != null) {
+            files.every("registry-snapshot", config.snapshot().interval(), disk::save);
         }
         startRemoteRegions();
         if (detachedBecause == null) {
             joinCluster();
         }
-        config.keys().unknown().forEach(k -> LOG.warning("Muster: unknown setting " + k.key() + ": " + k.note()));
-        config.keys().noEffect().forEach(k -> LOG.info("Muster: setting " + k.key() + " has " + k.note()));
-        config.keys().shadowed().forEach(k -> LOG.info("Muster: setting " + k.key() + " " + k.note()));
-        config.keys().sources().forEach((k, from) -> LOG.info("Muster: " + k + "=" + config.keys().effective().get(k)
-                + " (from " + from + ")"));
-    }
-
-    /** The files lane's periodic work, which an operator can also ask for now (an MBean operation). */
-    private void writeSnapshot() {
-        snapshot.save();
-        cancels.compact();
+        settings.log();
     }
 
     /**
@@ -267,7 +236,8 @@ public final class RegistryServer implements AutoCloseable {
         MusterMBeans beans = MusterMBeans.register(new Parts(source, gate, registry, api.writes(), peers::statuses,
                 new Parts.Check(config.clusterCheck().enabled(), peersChecked, config.clusterCheck().interval(),
                         checker::run, peerLane::once),
-                new Parts.Snapshot(snapshot == null ? null : snapshot.path(), this::writeSnapshot, files::once),
+                new Parts.Snapshot(disk == null ? null : disk.path(), disk == null ? () -> { } : disk::save,
+                        files::once),
                 new Parts.Streams(changes::streams, changes::waitingFetches, changes::dropped,
                         config.changes().maxOpen(), config.changes().maxOpenPerClient()),
                 config.keys()), host, self.contextPath());
@@ -302,25 +272,6 @@ public final class RegistryServer implements AutoCloseable {
         }
     }
 
-    /**
-     * The snapshot directory, opened, or null: snapshots off, or the place refused (each logged). A node that
-     * knows neither its root nor its port could be any server of this machine in the default directory, so it
-     * neither reads a snapshot (it might be another's) nor writes one (another might read it).
-     */
-    private static SnapshotDirectory snapshotDirectory(SnapshotPlace place) {
-        if (place == null) {
-            return null;
-        }
-        if (!place.identity().isKnown()) {
-            LOG.warning("Muster: registry snapshots are off for this run: this node knows neither its port nor a"
-                    + " directory of its server's own (" + place.identity() + "), so its snapshot in "
-                    + place.directory() + " could be another server's; set eureka.server.snapshot.directory,"
-                    + " -Dport or eureka.server.myUrl");
-            return null;
-        }
-        return SnapshotDirectory.open(place.directory()).orElse(null);
-    }
-
     private void renewSelf() {
         selfRegistration.renew(!peers.nodes().isEmpty());
     }
@@ -347,37 +298,9 @@ public final class RegistryServer implements AutoCloseable {
         }
     }
 
-    /**
-     * The settings view: every setting in effect as the loader read it (each key is spelled there only), where each
-     * came from, and what the next start would read differently.
-     */
-    private Map<String, Object> settings() {
-        ServerConfig.KeyReport keys = config.keys();
-        Map<String, Object> m = new LinkedHashMap<>(keys.effective());
-        // what the operator wrote that Muster does not use, shown beside the settings it does
-        m.put("unknownKeys", notes(keys.unknown()));
-        m.put("keysWithoutEffect", notes(keys.noEffect()));
-        m.put("shadowedKeys", notes(keys.shadowed()));
-        Map<String, String> sources = new LinkedHashMap<>();
-        keys.effective().keySet().forEach(k -> sources.put(k, keys.sourceOf(k)));
-        m.put("sources", sources);
-        PendingSettings pending = pendingSettings;
-        if (pending != null) {
-            PendingSettings.Report next = pending.report();
-            m.put("nextStart", next.failure() == null
-                    ? Map.of("changes", next.changes().stream().map(PendingSettings.Change::json).toList())
-                    : Map.of("changes", List.of(), "failure", next.failure()));
-        }
-        return m;
-    }
-
-    private static List<Map<String, String>> notes(List<ServerConfig.KeyNote> notes) {
-        return notes.stream().map(k -> Map.of("key", k.key(), "note", k.note())).toList();
-    }
-
     /** Lets the settings view tell what the next start would read, from the same sources as this start. */
     void watchSettings(PendingSettings pending) {
-        this.pendingSettings = pending;
+        settings.watch(pending);
     }
 
     public Api api() {
@@ -406,10 +329,10 @@ public final class RegistryServer implements AutoCloseable {
         }
         changes.close();
         selfRegistration.cancel();   // queued for the peers; their batchers send it while closing, if they can
-        if (snapshot != null) {
-            snapshot.save();         // after the files lane stopped: nothing changes the file after this
-            cancels.close();         // writes what the journal lane had not yet, the cancel just above among it
-            snapshotLock.close();    // after the last write: the next deployment may take the file
+        if (disk != null) {
+            // after the files lane stopped, so nothing changes the file after this; the journal then writes what
+            // its lane had not yet, the cancel just above among it
+            disk.close();
         }
         journal.close();             // after the journal's close: no append is cut off by the lane's interrupt
         AuditLog.detach(audit);
