@@ -8,12 +8,10 @@ import io.muster.registry.RegistryChange;
 import io.muster.registry.RegistryListener;
 
 import java.io.IOException;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -40,16 +38,13 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
     private final InstanceRegistry registry;
     private final Clock clock;
     private final Function<PeerUrl, PeerClient> clients;
-    private final PeerDns dns;
     private final Sleeper sleeper;
     private final boolean workerThreads;
     private final Object refreshLock = new Object();
     private volatile List<PeerNode> nodes = List.of();
     private volatile LagObserver lagObserver = LagObserver.NONE;
     /** Guarded by refreshLock. */
-    private List<PeerUrl> lastResolved = List.of();
-    /** The URLs already logged as this node under another context path (each is said once). Guarded by refreshLock. */
-    private final java.util.Set<String> misnamed = new java.util.HashSet<>();
+    private final PeerUrls urls;
 
     public PeerCluster(PeerConfig config, LocalNode self, InstanceRegistry registry, Clock clock) {
         this(config, self, registry, clock, null, PeerDns.SYSTEM, Sleeper.REAL, true);
@@ -70,7 +65,7 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
         this.self = self;
         this.registry = registry;
         this.clock = clock;
-        this.dns = dns;
+        this.urls = new PeerUrls(config, self, dns);
         this.clients = clients != null ? clients
                 : url -> new HttpPeerClient(url, settings.connectTimeout(), settings.readTimeout(), clock);
     }
@@ -90,14 +85,7 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
      */
     public int refresh() {
         synchronized (refreshLock) {
-            Map<String, PeerUrl> wanted = new LinkedHashMap<>();
-            for (PeerUrl url : candidates()) {
-                if (self.isMeUnderAnotherContext(url)) {
-                    sayMisnamedOnce(url);
-                } else if (!self.isMe(url)) {
-                    wanted.putIfAbsent(url.base().toString(), url);
-                }
-            }
+            Map<String, PeerUrl> wanted = urls.now();
             List<PeerNode> next = new ArrayList<>();
             for (PeerNode node : nodes) {
                 if (wanted.remove(node.url().base().toString()) != null) {
@@ -116,52 +104,6 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
             nodes = List.copyOf(next);
             return wanted.size();
         }
-    }
-
-    /**
-     * A URL on this node's own host and port but another context would answer 404 as a peer, and taking it for an
-     * unreachable peer would hold reads back for nothing: it is this node, named wrongly, and left out.
-     */
-    private void sayMisnamedOnce(PeerUrl url) {
-        if (misnamed.add(url.base().toString())) {
-            LOG.warning("Muster: peer URL " + url + " has this node's host and port but context path "
-                    + url.base().getRawPath() + " while this node is deployed at " + self.contextPath()
-                    + ": it is not taken as a peer; clients and the other nodes must use " + self.urlLike(url)
-                    + " (or deploy the WAR as " + contextFileName(url.base().getRawPath()) + ")");
-        }
-    }
-
-    /** The WAR name that gives a context path ({@code /eureka/}: eureka.war; {@code /}: ROOT.war). */
-    private static String contextFileName(String path) {
-        String name = path.replaceAll("^/+|/+$", "").replace('/', '#');
-        return (name.isEmpty() ? "ROOT" : name) + ".war";
-    }
-
-    private List<PeerUrl> candidates() {
-        List<PeerUrl> urls = new ArrayList<>();
-        for (String s : config.serviceUrls()) {
-            try {
-                urls.add(PeerUrl.parse(s));
-            } catch (IllegalArgumentException e) {
-                LOG.warning("Muster: ignoring peer URL: " + e.getMessage());
-            }
-        }
-        if (config.dnsUrl() != null) {
-            PeerUrl template = PeerUrl.parse(config.dnsUrl());
-            try {
-                List<PeerUrl> resolved = new ArrayList<>();
-                for (String address : dns.addresses(template.base().getHost())) {
-                    resolved.add(template.withHost(address));
-                }
-                lastResolved = List.copyOf(resolved);
-            } catch (UnknownHostException e) {
-                // a DNS hiccup must not drop every peer and its queue: keep the last answer until the next refresh
-                LOG.warning("Muster: peer DNS name " + template.base().getHost() + " does not resolve"
-                        + (lastResolved.isEmpty() ? " yet" : "; keeping the " + lastResolved.size() + " peers it had"));
-            }
-            urls.addAll(lastResolved);
-        }
-        return urls;
     }
 
     @Override
