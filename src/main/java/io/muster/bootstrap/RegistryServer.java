@@ -54,6 +54,10 @@ import java.util.logging.Logger;
  *   <li>{@value #AUDIT}: the audit trail's appends and log lines, off the request threads;</li>
  *   <li>{@value #REGIONS}: the remote-region fetches, when there are remote regions.</li>
  * </ul>
+ *
+ * <p>One class, although long: it is the wiring, read top to bottom. Every part is built, started and closed here,
+ * in the one order that is safe (the close order is commented line by line); the parts' own rules live in their
+ * classes ({@link NodeFiles}, {@link SettingsView}, {@link StartupSync}, ...).
  */
 public final class RegistryServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RegistryServer.class.getName());

@@ -60,6 +60,11 @@ import java.util.function.LongSupplier;
  * <p>Time: wall-clock millis (when a payload was built and read) come from the {@link Clock}; how long a build
  * took, which paces the rebuilds ({@link #BUILD_COST_FACTOR}), from {@code nanos} ({@link System#nanoTime} in
  * production), so that a test can say how long a build takes.
+ *
+ * <p>One class, although long: the two tiers, the "not found" cache and the refresh decide together whether a
+ * payload may be served and when it is rebuilt, and each rule reads the others' state. The parts that stand alone
+ * are classes of their own ({@link ChangeStamps}, {@link RegistrySegments}, {@link FragmentCodec},
+ * {@link HeapHeadroom}).
  */
 public final class ResponseCache implements RegistryListener {
     /**

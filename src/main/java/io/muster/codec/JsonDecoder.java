@@ -26,6 +26,9 @@ import java.util.Map;
  * bean serializer (real numbers, explicit nulls, booleans) and eureka-js-client's (boolean {@code @enabled}, no
  * lease info). More lenient than Eureka where leniency cannot change meaning: unknown fields of any shape are
  * skipped, {@code overriddenStatus} and {@code overriddenstatus} are both accepted.
+ *
+ * <p>One class, although long: one pass over every JSON shape, field by field, where the per-field leniency (which
+ * spelling, which type, which default) is the substance; split by document, those rules would be repeated.
  */
 final class JsonDecoder {
     private static final JsonFactory FACTORY = JsonFactories.builder()

@@ -31,6 +31,9 @@ import java.util.regex.Pattern;
  * Reads Eureka's XML instance and registry documents. DTDs and external entities are refused. Bytes are decoded to
  * text here, not by the parser: the JDK's parser prints "[Fatal Error]" lines to stderr on a malformed byte
  * sequence whatever reporter is set, and a request body must never write to the server's console.
+ *
+ * <p>One class, although long: one format read in one direction, element by element, as {@link JsonDecoder} is for
+ * JSON.
  */
 final class XmlDecoder {
     private static final XMLInputFactory FACTORY = newFactory();

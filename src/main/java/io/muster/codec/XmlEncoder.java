@@ -18,6 +18,9 @@ import java.util.Map;
  * <p>Defence in depth behind the registry's rules: a map key that is not a valid XML name after escaping is left
  * out rather than written as a raw element name (one such key made the whole registry unreadable, or let a crafted
  * key inject elements), and characters XML cannot carry are dropped from values.
+ *
+ * <p>One class, although long: one format written in one direction, element by element, with the escaping that
+ * every element name and value goes through.
  */
 final class XmlEncoder {
     private XmlEncoder() {

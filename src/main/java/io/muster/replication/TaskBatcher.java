@@ -35,6 +35,9 @@ import java.util.function.Function;
  *
  * <p>Thread safety: {@link #offer} may be called from any thread (it only takes a short lock); the pending map is
  * guarded by {@code lock}; batches are run by one thread only (the worker, or the test instead of it).
+ *
+ * <p>One class, although long: the pending map, the supersession of waiting tasks by a cancel and the backoff
+ * state change together under one lock, and their order is what keeps a cancel from being overtaken.
  */
 final class TaskBatcher implements AutoCloseable {
     private static final Duration CONGESTION_BACKOFF = Duration.ofSeconds(1);

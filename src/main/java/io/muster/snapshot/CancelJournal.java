@@ -56,6 +56,9 @@ import java.util.logging.Logger;
  * nothing is called under it but the file system. {@link #replay} reads the entries under {@code fileLock}, lets
  * go, and only then cancels through the registry: the registry's change lock is never taken under a journal lock,
  * and a journal lock is never waited for under the change lock.
+ *
+ * <p>One class, although long: the queue, the file and their two locks are one owner, and the lock order above
+ * holds only while a single class takes both locks.
  */
 public final class CancelJournal implements RegistryListener {
     private static final Logger LOG = Logger.getLogger(CancelJournal.class.getName());
