@@ -8,6 +8,11 @@ public enum Access {
     OPEN,
     /** Eureka clients: anyone, unless {@code eureka.server.clientAuthRequired} asks for one of the three roles. */
     CLIENT,
+    /**
+     * Eureka clients writing their own application's instances: {@link #CLIENT}'s roles, and with
+     * {@code eureka.server.appOwnership} a principal bound to the application too (see {@link Ownership}).
+     */
+    OWNER,
     /** Other registry nodes only. */
     PEER,
     /** Operators, for the dashboard's actions. */
@@ -22,7 +27,7 @@ public enum Access {
     public List<String> roles(boolean clientAuthRequired) {
         return switch (this) {
             case OPEN -> List.of();
-            case CLIENT -> clientAuthRequired ? ANY_ROLE : List.of();
+            case CLIENT, OWNER -> clientAuthRequired ? ANY_ROLE : List.of();
             case PEER -> List.of(PEER_ROLE);
             case ADMIN -> List.of(ADMIN_ROLE);
         };

@@ -5,6 +5,7 @@ import java.util.List;
 import static io.muster.web.Access.ADMIN;
 import static io.muster.web.Access.CLIENT;
 import static io.muster.web.Access.OPEN;
+import static io.muster.web.Access.OWNER;
 import static io.muster.web.Access.PEER;
 import static io.muster.web.Endpoint.Road.FAST;
 import static io.muster.web.Endpoint.Road.JERSEY;
@@ -26,20 +27,20 @@ public enum Endpoint {
     FULL_REGISTRY(EUREKA, CLIENT, "apps_full", FAST, "GET", "apps"),
     DELTA(EUREKA, CLIENT, "apps_delta", FAST, "GET", "apps/delta"),
     APP(EUREKA, CLIENT, "app", FAST, "GET", "apps/{app}"),
-    REGISTER(EUREKA, CLIENT, "register", FAST, "POST", "apps/{app}"),
+    REGISTER(EUREKA, OWNER, "register", FAST, "POST", "apps/{app}"),
     INSTANCE(EUREKA, CLIENT, "instance", FAST, "GET", "apps/{app}/{id}"),
-    RENEW(EUREKA, CLIENT, "renew", FAST, "PUT", "apps/{app}/{id}"),
-    CANCEL(EUREKA, CLIENT, "cancel", FAST, "DELETE", "apps/{app}/{id}"),
+    RENEW(EUREKA, OWNER, "renew", FAST, "PUT", "apps/{app}/{id}"),
+    CANCEL(EUREKA, OWNER, "cancel", FAST, "DELETE", "apps/{app}/{id}"),
     // Eureka's rule: clients set and clear their own status (Netflix statusUpdate, Spring's service-registry)
-    STATUS_OVERRIDE(EUREKA, CLIENT, "status_override", JERSEY, "PUT", "apps/{app}/{id}/status"),
-    DELETE_STATUS_OVERRIDE(EUREKA, CLIENT, "status_override", JERSEY, "DELETE", "apps/{app}/{id}/status"),
-    METADATA(EUREKA, CLIENT, "metadata", JERSEY, "PUT", "apps/{app}/{id}/metadata"),
+    STATUS_OVERRIDE(EUREKA, OWNER, "status_override", JERSEY, "PUT", "apps/{app}/{id}/status"),
+    DELETE_STATUS_OVERRIDE(EUREKA, OWNER, "status_override", JERSEY, "DELETE", "apps/{app}/{id}/status"),
+    METADATA(EUREKA, OWNER, "metadata", JERSEY, "PUT", "apps/{app}/{id}/metadata"),
     INSTANCE_BY_ID(EUREKA, CLIENT, "instances", FAST, "GET", "instances/{id}"),
     VIP(EUREKA, CLIENT, "vips", FAST, "GET", "vips/{vip}"),
     SECURE_VIP(EUREKA, CLIENT, "svips", FAST, "GET", "svips/{svip}"),
     EUREKA_STATUS(EUREKA, CLIENT, "status", JERSEY, "GET", "status"),
     STATUS_OVERRIDES(EUREKA, CLIENT, "serverinfo", JERSEY, "GET", "serverinfo/statusoverrides"),
-    ASG_STATUS(EUREKA, CLIENT, "asg", JERSEY, "PUT", "asg/{asgName}/status"),
+    ASG_STATUS(EUREKA, OWNER, "asg", JERSEY, "PUT", "asg/{asgName}/status"),
     REPLICATION_BATCH(EUREKA, PEER, "peerreplication", FAST, "POST", "peerreplication/batch"),
     /** Kubernetes' three probes, in MicroProfile Health's paths, and all three together. */
     HEALTH(MUSTER, OPEN, "health", JERSEY, "GET", "health", "health/started", "health/live", "health/ready"),

@@ -122,7 +122,7 @@ public final class FrontDoor implements Filter {
             }
             return;
         }
-        if (ownership.applies(route, access) && !owns(route, req, rsp)) {
+        if (ownership.applies(access) && !owns(route, req, rsp)) {
             return;
         }
         if (access == Access.PEER || SERVER_IDENTITY.equals(req.getHeader(IDENTITY_HEADER))) {

@@ -4,7 +4,6 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import java.security.Principal;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * Per-application write rights ({@code eureka.server.appOwnership=true}): a client principal writes only the
@@ -21,10 +20,6 @@ final class Ownership {
     static final String ALL_APPS_ROLE = "eureka-app-all";
     static final String APP_ROLE_PREFIX = "eureka-app-";
 
-    /** The writes a client makes to its own application's instances. */
-    private static final Set<Endpoint> OWNED_WRITES = Set.of(Endpoint.REGISTER, Endpoint.RENEW, Endpoint.CANCEL,
-            Endpoint.STATUS_OVERRIDE, Endpoint.DELETE_STATUS_OVERRIDE, Endpoint.METADATA, Endpoint.ASG_STATUS);
-
     private final boolean enabled;
 
     Ownership(boolean enabled) {
@@ -35,9 +30,12 @@ final class Ownership {
         return enabled;
     }
 
-    /** Whether this request must come from a principal bound to the route's application. */
-    boolean applies(Route route, Access access) {
-        return enabled && access != Access.PEER && OWNED_WRITES.contains(route.endpoint());
+    /**
+     * Whether this request must come from a principal bound to the route's application: the endpoints the table
+     * gives {@link Access#OWNER}, unless the write is replicated (then its access is {@link Access#PEER}).
+     */
+    boolean applies(Access access) {
+        return enabled && access == Access.OWNER;
     }
 
     /**

@@ -35,6 +35,22 @@ class AccessTableTest {
         }
     }
 
+    /** With appOwnership on, these need a principal bound to the application; their roles are a client's. */
+    @Test
+    void theWritesAClientMakesToItsOwnApplicationAreTheOwnedOnes() {
+        java.util.Set<Endpoint> owned = java.util.EnumSet.noneOf(Endpoint.class);
+        for (Endpoint e : Endpoint.values()) {
+            if (e.access() == Access.OWNER) {
+                owned.add(e);
+            }
+        }
+        assertThat(owned).containsExactlyInAnyOrder(Endpoint.REGISTER, Endpoint.RENEW, Endpoint.CANCEL,
+                Endpoint.STATUS_OVERRIDE, Endpoint.DELETE_STATUS_OVERRIDE, Endpoint.METADATA, Endpoint.ASG_STATUS);
+        for (boolean clientAuth : new boolean[]{false, true}) {
+            assertThat(Access.OWNER.roles(clientAuth)).isEqualTo(Access.CLIENT.roles(clientAuth));
+        }
+    }
+
     @Test
     void healthMetricsAndTheDashboardPageStayOpenEvenWithClientAuthentication() {
         for (Endpoint e : List.of(Endpoint.HEALTH, Endpoint.METRICS, Endpoint.DASHBOARD)) {
