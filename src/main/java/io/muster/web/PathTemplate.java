@@ -13,12 +13,31 @@ final class PathTemplate {
     private final String[] literals;    // null where the segment is a variable
     private final String[] variables;   // null where the segment is a literal
     private final Pattern[] patterns;   // null where any value will do
+    /** Where {@code {app}}, {@code {id}} and the other variable are, or -1: found once, not per request. */
+    private final int appAt;
+    private final int idAt;
+    private final int nameAt;
 
     private PathTemplate(String text, String[] literals, String[] variables, Pattern[] patterns) {
         this.text = text;
         this.literals = literals;
         this.variables = variables;
         this.patterns = patterns;
+        int app = -1;
+        int id = -1;
+        int name = -1;
+        for (int i = 0; i < variables.length; i++) {
+            if ("app".equals(variables[i])) {
+                app = i;
+            } else if ("id".equals(variables[i])) {
+                id = i;
+            } else if (variables[i] != null) {
+                name = i;
+            }
+        }
+        this.appAt = app;
+        this.idAt = id;
+        this.nameAt = name;
     }
 
     static PathTemplate parse(String text) {
@@ -66,24 +85,19 @@ final class PathTemplate {
         return true;
     }
 
-    /** The segment bound to this variable, or null when the template has none of that name. */
-    String value(String variable, List<String> segments) {
-        for (int i = 0; i < variables.length; i++) {
-            if (variable.equals(variables[i])) {
-                return segments.get(i);
-            }
-        }
-        return null;
+    /** The {@code {app}} segment, or null when the template has none. */
+    String app(List<String> segments) {
+        return appAt < 0 ? null : segments.get(appAt);
+    }
+
+    /** The {@code {id}} segment, or null when the template has none. */
+    String id(List<String> segments) {
+        return idAt < 0 ? null : segments.get(idAt);
     }
 
     /** The segment bound to the variable that is neither {@code app} nor {@code id}, if any. */
     String name(List<String> segments) {
-        for (int i = 0; i < variables.length; i++) {
-            if (variables[i] != null && !variables[i].equals("app") && !variables[i].equals("id")) {
-                return segments.get(i);
-            }
-        }
-        return null;
+        return nameAt < 0 ? null : segments.get(nameAt);
     }
 
     /** The shape two templates share when they match the same paths: variables (and their regex) kept, names not. */

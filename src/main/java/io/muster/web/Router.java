@@ -59,7 +59,7 @@ public final class Router {
     }
 
     private static Route route(Endpoint endpoint, PathTemplate t, List<String> s) {
-        return new Route(endpoint, t.value("app", s), t.value("id", s), t.name(s), s, null);
+        return new Route(endpoint, t.app(s), t.id(s), t.name(s), s, null);
     }
 
     /**
