@@ -290,29 +290,42 @@ public final class Chaos {
         Convergence.Verdict v = convergence.await(cluster.urls(), ledger, s.converge, bound);
         double drained = awaitQueuesDrained(Duration.ofSeconds(60));
         List<NodeGauges> gauges = cluster.nodes.stream().map(NodeGauges::of).toList();
+        List<String> trace = trace(v);
         FaultResult r = new FaultResult(name, injected, Duration.between(started, Instant.now()), v, drained,
-                Counters.of(load, watchers).minus(before), gauges, bound, everyPoll);
+                Counters.of(load, watchers).minus(before), gauges, bound, everyPoll, trace);
         results.add(r);
         log(r.summary());
         gauges.forEach(g -> log("  " + g.brief()));
-        v.examples().forEach(e -> log("  e.g. " + e));
-        v.pollExamples().forEach(e -> log("  at a poll: " + e));
-        v.pastBound().forEach(e -> log("  past the bound: " + e));
+        trace.forEach(Chaos::log);
+    }
+
+    /**
+     * What explains a fault's verdict: the differences it names, and for each instance named, the client's writes
+     * and every node's log lines about it (also carried in the result, so that a failing ChaosIT shows them).
+     */
+    private List<String> trace(Convergence.Verdict v) {
+        List<String> t = new ArrayList<>();
+        v.examples().forEach(e -> t.add("  e.g. " + e));
+        v.pollExamples().forEach(e -> t.add("  at a poll: " + e));
+        v.pastBound().forEach(e -> t.add("  past the bound: " + e));
         for (String id; (id = load.capRefusedKnownIds.poll()) != null; ) {
-            log("  " + id + ": a known instance refused at the cap; the client's writes");
-            load.history(id).forEach(h -> log("    " + h));
-            cluster.logLinesAbout("/" + id + " ").forEach(h -> log("    " + h));
+            t.add("  " + id + ": a known instance refused at the cap; the client's writes");
+            load.history(id).forEach(h -> t.add("    " + h));
+            cluster.logLinesAbout("/" + id + " ").forEach(h -> t.add("    " + h));
         }
         for (String e : v.pollExamples()) {
             String id = e.split(" ")[1];
-            cluster.logLinesAbout("/" + id + " ").forEach(h -> log("    " + h));
+            t.add("  " + id + ": the client's writes");
+            load.history(id).forEach(h -> t.add("    " + h));
+            cluster.logLinesAbout("/" + id + " ").forEach(h -> t.add("    " + h));
         }
         for (String id : v.exampleIds()) {
-            log("  " + id + ": the client's writes");
-            load.history(id).forEach(h -> log("    " + h));
-            log("  " + id + ": the nodes' logs");
-            cluster.logLinesAbout("/" + id + " ").forEach(h -> log("    " + h));
+            t.add("  " + id + ": the client's writes");
+            load.history(id).forEach(h -> t.add("    " + h));
+            t.add("  " + id + ": the nodes' logs");
+            cluster.logLinesAbout("/" + id + " ").forEach(h -> t.add("    " + h));
         }
+        return t;
     }
 
     /**

@@ -31,10 +31,19 @@ class ChaosIT {
         List<FaultResult> results = Chaos.run(REPO, Chaos.quick(), SHORT_RUN, 1);
         assertThat(results).extracting(FaultResult::fault).hasSize(Chaos.FAULTS + 1);   // and the baseline
         for (FaultResult r : results) {
-            assertThat(r.failures()).as(r.summary()).isEmpty();
+            assertThat(r.failures()).as(r.summary() + explained(r)).isEmpty();
             assertThat(r.verdict().lost()).as(r.fault() + ": acknowledged writes lost").isZero();
             assertThat(r.verdict().resurrected()).as(r.fault() + ": cancelled instances back").isZero();
         }
+    }
+
+    /** The trace of a failed fault, bounded: a CI log keeps the assertion's message, not the harness's output. */
+    private static String explained(FaultResult r) {
+        if (r.passed()) {
+            return "";
+        }
+        return "\n" + String.join("\n", r.trace().stream().limit(80)
+                .map(l -> l.length() > 400 ? l.substring(0, 400) + "..." : l).toList());
     }
 
     @Test

@@ -8,10 +8,12 @@ import java.util.List;
  * One fault's figures and whether it passed. {@code bound}: how soon after healing the nodes must agree (seconds
  * where replication itself can heal it, the cluster check's interval and grace where only it can);
  * {@code everyPoll}: whether a cancelled instance listed at any poll fails the fault (restarts: nothing cancelled may
- * come back even for a moment; partitions: a cut-off node cannot know until the link heals).
+ * come back even for a moment; partitions: a cut-off node cannot know until the link heals); {@code trace}: the
+ * client's writes and the nodes' log lines about each instance the verdict names.
  */
 record FaultResult(String fault, String injected, Duration took, Convergence.Verdict verdict, double drainSeconds,
-                   Counters counts, List<NodeGauges> gauges, Duration bound, boolean everyPoll) {
+                   Counters counts, List<NodeGauges> gauges, Duration bound, boolean everyPoll,
+                   List<String> trace) {
     /** A replication queue still this deep after the nodes agreed is one that does not drain. */
     static final double MAX_SETTLED_QUEUE = 50;
     /** Half of a node's -Xmx (Cluster): a heap after GC above it is one that grows with the faults. */
