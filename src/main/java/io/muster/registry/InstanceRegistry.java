@@ -156,8 +156,14 @@ public final class InstanceRegistry {
         return heartbeats.renew(normalize(app), id, lastDirtyTimestamp, overriddenStatus, origin);
     }
 
+    /** A client's cancel supersedes every registration made before it, on any node: see {@link Removals#cancel}. */
     public boolean cancel(String app, String id, Origin origin) {
-        return cancelled(removals.remove(normalize(app), id, origin, false, null));
+        return cancelAt(app, id, origin, origin == Origin.CLIENT ? clock.millis() : Long.MIN_VALUE);
+    }
+
+    /** A cancel superseding at least {@code version} (the journal's replay: the version the client cancelled). */
+    public boolean cancelAt(String app, String id, Origin origin, long version) {
+        return cancelled(removals.cancel(normalize(app), id, origin, version));
     }
 
     /**

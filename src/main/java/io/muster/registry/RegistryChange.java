@@ -20,7 +20,11 @@ public sealed interface RegistryChange {
         }
     }
 
-    record Cancelled(InstanceInfo instance, Origin origin, long sequence) implements RegistryChange {
+    /**
+     * {@code version}: what the cancellation supersedes, every registration with a dirty timestamp no newer (see
+     * {@link InstanceRegistry#cancel}); what its tombstone, its replication and its journal entry carry.
+     */
+    record Cancelled(InstanceInfo instance, Origin origin, long sequence, long version) implements RegistryChange {
     }
 
     /** Removed by eviction after its lease lapsed. Never replicated: every node evicts on its own clock. */

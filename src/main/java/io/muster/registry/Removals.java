@@ -48,6 +48,23 @@ final class Removals {
      * @return false when there was no such lease (or, with {@code seen}, it was renewed or replaced since)
      */
     boolean remove(String appName, String id, Origin origin, boolean expired, Lease seen) {
+        return remove(appName, id, origin, expired, seen, Long.MIN_VALUE);
+    }
+
+    /**
+     * A cancel that supersedes at least {@code version} (the removed copy's own is the floor). A client's cancel is
+     * versioned no older than the time it was made, so it supersedes every registration made before it on any node:
+     * one acknowledged by another node just before, whose replication had not arrived here yet (that node stopped,
+     * the client failed over and cancelled here), carries an older dirty timestamp. Its late replication is then
+     * refused, a peer holding it removes it on the cancel's replication, and the cluster check and the journal's
+     * replay take the cancel as the newer word. Versioned by the copy held here alone, that registration would be
+     * newer than the cancel and come back for good. A client whose clock runs ahead keeps its copy's version.
+     */
+    boolean cancel(String appName, String id, Origin origin, long version) {
+        return remove(appName, id, origin, false, null, version);
+    }
+
+    private boolean remove(String appName, String id, Origin origin, boolean expired, Lease seen, long atLeast) {
         Instant now = clock.instant();
         changeLock.lock();
         try {
@@ -62,14 +79,15 @@ final class Removals {
                 apps.remove(appName, leases);
             }
             overrides.remove(appName, id);
+            long version = Math.max(removed.instance().lastDirtyTimestamp(), atLeast);
             if (!expired) {
-                tombstones.cancelled(appName, id, removed.instance().lastDirtyTimestamp());
+                tombstones.cancelled(appName, id, version);
             }
             InstanceInfo gone = removed.instance().toBuilder().actionType(ActionType.DELETED)
                     .lastUpdatedTimestamp(now.toEpochMilli()).build();
             recorder.record(now, gone, expired ? "EVICTED" : "CANCELLED");
             recorder.publish(expired ? new RegistryChange.Expired(gone, recorder.sequence())
-                    : new RegistryChange.Cancelled(gone, origin, recorder.sequence()));
+                    : new RegistryChange.Cancelled(gone, origin, recorder.sequence(), version));
             return true;
         } finally {
             changeLock.unlock();
@@ -125,7 +143,8 @@ final class Removals {
                 return true;   // acknowledged: the peer's cancel is done, by a newer registration
             }
         }
-        boolean removed = remove(appName, id, Origin.PEER, false, null);
+        boolean removed = cancel(appName, id, Origin.PEER,
+                lastDirtyTimestamp == null ? Long.MIN_VALUE : lastDirtyTimestamp);
         if (!removed && lastDirtyTimestamp != null) {
             tombstones.cancelled(appName, id, lastDirtyTimestamp);
         }

@@ -9,8 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The cancellations of the recent window: for each cancelled instance ("APP/id"), the version (dirty timestamp) it
- * had when cancelled and when that was. Recorded for every cancel, a client's or a peer's; expiries are not
+ * The cancellations of the recent window: for each cancelled instance ("APP/id"), the version the cancel superseded
+ * (a dirty timestamp: a client's cancel supersedes every registration made before it, see
+ * {@link InstanceRegistry#cancel}) and when that was. Recorded for every cancel, a client's or a peer's; expiries are not
  * cancellations (every node evicts on its own clock, and an instance one node evicted may be alive on another).
  * Also handed over: from the cancellation journal at start and from the peer a node syncs from, so a node that was
  * away knows what was cancelled meanwhile.

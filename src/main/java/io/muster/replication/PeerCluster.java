@@ -129,8 +129,7 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
             return new ReplicationTask.Heartbeat(r.instance(), renewalTtl(r, now));
         }
         if (change instanceof RegistryChange.Cancelled c && c.origin() == Origin.CLIENT) {
-            return new ReplicationTask.Cancel(c.instance().app(), c.instance().id(),
-                    c.instance().lastDirtyTimestamp(), ttl);
+            return new ReplicationTask.Cancel(c.instance().app(), c.instance().id(), c.version(), ttl);
         }
         if (change instanceof RegistryChange.StatusChanged s && s.origin() == Origin.CLIENT) {
             return new ReplicationTask.StatusUpdate(s.instance(), ttl);

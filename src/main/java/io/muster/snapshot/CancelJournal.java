@@ -66,7 +66,7 @@ public final class CancelJournal implements RegistryListener {
     static final int MAX_ENTRIES = 10_000;
 
     /**
-     * One acknowledged cancellation: when, which instance, and the version (dirty timestamp) it had. On disk one
+     * One acknowledged cancellation: when, which instance, and the version it superseded. On disk one
      * line, {@code at TAB app TAB id TAB dirty TAB hmac}; the HMAC covers the journal's name and the fields, so a
      * line is good only in the journal it was written to, and each line stands alone (the file is appended to, and
      * a torn last line must not cost the others).
@@ -161,7 +161,7 @@ public final class CancelJournal implements RegistryListener {
         if (change instanceof RegistryChange.Cancelled c && c.origin() == Origin.CLIENT
                 && !replaying.contains(Thread.currentThread())) {
             InstanceInfo i = c.instance();
-            Entry e = new Entry(clock.instant(), i.app(), i.id(), i.lastDirtyTimestamp());
+            Entry e = new Entry(clock.instant(), i.app(), i.id(), c.version());
             synchronized (queueLock) {
                 if (queued.size() >= MAX_ENTRIES) {
                     queued.removeFirst();
@@ -315,7 +315,7 @@ public final class CancelJournal implements RegistryListener {
                 tombstones.remember(e.app(), e.id(), e.lastDirtyTimestamp(), e.at());
                 boolean cameBack = registry.views().lease(e.app(), e.id())
                         .map(l -> l.instance().lastDirtyTimestamp() <= e.lastDirtyTimestamp()).orElse(false);
-                if (cameBack && registry.cancel(e.app(), e.id(), Origin.CLIENT)) {
+                if (cameBack && registry.cancelAt(e.app(), e.id(), Origin.CLIENT, e.lastDirtyTimestamp())) {
                     cancelled++;
                 }
             }

@@ -93,13 +93,14 @@ class InstanceRegistryTest {
     void aClientRegisteringAgainAfterItsCancelIsStampedPastTheCancelledVersion() {
         // its clock ran ahead when it registered and was put right before it came back: a peer that missed the
         // cancel still holds the version from the future, which must not win over the client's latest word
-        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(2_000).status(STARTING).build(),
+        long ahead = clock.millis() + 600_000;
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(ahead).status(STARTING).build(),
                 Origin.CLIENT);
         registry.cancel("ORDERS", "i-1", Origin.CLIENT);
-        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(1_000).status(UP).build(),
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(clock.millis()).status(UP).build(),
                 Origin.CLIENT);
 
-        assertThat(stored("ORDERS", "i-1").lastDirtyTimestamp()).isEqualTo(2_001);
+        assertThat(stored("ORDERS", "i-1").lastDirtyTimestamp()).isEqualTo(ahead + 1);
         assertThat(stored("ORDERS", "i-1").status()).isEqualTo(UP);
 
     }
@@ -136,6 +137,43 @@ class InstanceRegistryTest {
         assertThat(registry.views().lease("ORDERS", "i-3")).isPresent();
         assertThat(registry.cancelReplicated("ORDERS", "i-3", null)).as("a stock Eureka peer's cancel").isTrue();
         assertThat(registry.views().lease("ORDERS", "i-3")).isEmpty();
+    }
+
+    @Test
+    void aClientsCancelSupersedesARegistrationItMadeEarlierOnAnotherNodeThatHadNotReachedThisOne() {
+        // node A acknowledged the client's status change (dirty = its clock then) and stopped before replicating
+        // it; the client failed over and cancelled here, where the older version was held
+        long before = clock.millis() - 1_000;
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(before - 5_000).build(),
+                Origin.PEER);
+        registry.cancel("ORDERS", "i-1", Origin.CLIENT);
+
+        assertThat(changes).last().isInstanceOfSatisfying(RegistryChange.Cancelled.class,
+                c -> assertThat(c.version()).as("what its replication and journal entry carry")
+                        .isEqualTo(clock.millis()));
+        assertThatThrownBy(() -> registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(before)
+                .status(DOWN).build(), Origin.PEER))
+                .as("A's registration arriving late, or restored from A's snapshot")
+                .isInstanceOf(CancelledHereException.class);
+
+        // on node A, holding that registration: the cancel's replication removes it
+        InstanceRegistry nodeA = new InstanceRegistry(clock, Duration.ofMinutes(3));
+        nodeA.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(before).status(DOWN).build(),
+                Origin.CLIENT);
+        assertThat(nodeA.cancelReplicated("ORDERS", "i-1", clock.millis())).isTrue();
+        assertThat(nodeA.views().lease("ORDERS", "i-1")).isEmpty();
+    }
+
+    @Test
+    void aClientRegisteringAfterItsCancelWithItsOwnClockIsNewerThanTheCancel() {
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(clock.millis() - 60_000).build(),
+                Origin.CLIENT);
+        registry.cancel("ORDERS", "i-1", Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(20));   // restarted
+        registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(clock.millis()).build(),
+                Origin.PEER);
+        assertThat(stored("ORDERS", "i-1").lastDirtyTimestamp()).as("replicated from where it registered")
+                .isEqualTo(clock.millis());
     }
 
     @Test

@@ -74,7 +74,9 @@ class CancelJournalTest {
                 c -> assertThat(c.origin()).as("sent to the peers as the client's cancel").isEqualTo(Origin.CLIENT));
         assertThat(after.views().lease("A", "peer-cancelled")).as("only this node's clients' cancels are its own")
                 .isPresent();
-        assertThat(tombs).containsExactly(new Tomb("A", "gone", 100, clock.instant().minusSeconds(20)));
+        Instant cancelled = clock.instant().minusSeconds(20);
+        assertThat(tombs).as("at the version the client's cancel superseded: every registration made before it")
+                .containsExactly(new Tomb("A", "gone", cancelled.toEpochMilli(), cancelled));
     }
 
     @Test
@@ -82,9 +84,11 @@ class CancelJournalTest {
         InstanceRegistry before = registryWithJournal();
         before.register(Instances.sample("A", "back").lastDirtyTimestamp(100).build(), Origin.CLIENT);
         before.cancel("A", "back", Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(5));
 
         InstanceRegistry after = new InstanceRegistry(clock, WINDOW);
-        after.register(Instances.sample("A", "back").lastDirtyTimestamp(200).build(), Origin.PEER);
+        // registered again after the cancel, with the client's clock then
+        after.register(Instances.sample("A", "back").lastDirtyTimestamp(clock.millis()).build(), Origin.PEER);
         journal().replay(after, (app, id, dirty, at) -> { });
 
         assertThat(after.views().lease("A", "back")).isPresent();
