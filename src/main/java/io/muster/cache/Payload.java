@@ -32,8 +32,6 @@ public final class Payload {
     private boolean namesNothing;
     /** Epoch millis of a recent read, to the second: written at most once a second, however many readers. */
     private volatile long lastRead;
-    /** Whether a client was answered with it: written once, by the first reader. */
-    private volatile boolean served;
 
     Payload(byte[] bytes, long builtFrom) {
         this(bytes, builtFrom, 0);
@@ -132,18 +130,6 @@ public final class Payload {
 
     long lastRead() {
         return lastRead;
-    }
-
-    /** Records that a client was answered with this payload (a volatile read for every reader after the first). */
-    void served() {
-        if (!served) {
-            served = true;
-        }
-    }
-
-    /** Whether a client was answered with this payload since it was built. */
-    boolean wasServed() {
-        return served;
     }
 
     private static byte[] gzip(byte[] plain) {

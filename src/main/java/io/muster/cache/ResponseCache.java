@@ -34,10 +34,7 @@ import java.util.function.LongSupplier;
  * 180 s after they were built, and a read-only map in front of it that a periodic task refreshes. Unlike Eureka,
  * the refresh runs every 500 ms by default and only replaces entries whose content changed, so a change is
  * visible within about a second while a payload is rebuilt at most once per interval however fast the registry
- * churns. A shape nobody read since its last rebuild is rebuilt only every few seconds (its first reader brings it
- * up to date), and one nobody has read for a minute leaves the read-only tier rather than being rebuilt: what a
- * change costs is paid for the shapes clients read. Setting the interval to 30 s gives Eureka's behaviour;
- * disabling the read-only tier makes every read
+ * churns, and a request shape nobody has read for a minute leaves the read-only tier rather than being rebuilt. Setting the interval to 30 s gives Eureka's behaviour; disabling the read-only tier makes every read
  * fresh at the cost of a rebuild per change.
  *
  * <p>Invalidation is race-free by construction instead of by removal: each payload records the registry change
@@ -79,25 +76,10 @@ public final class ResponseCache implements RegistryListener {
      * What Eureka clients fetch by default (JSON, full detail, gzip; the full registry at start, the delta after):
      * kept built and compressed from the moment reads open, read or not, so that no client waits for a first
      * build. Building a 100,000-instance delta from nothing takes seconds; a burst of clients would all wait.
-     * While nobody reads one, it is kept at most {@link #UNREAD_REBUILD_MILLIS} behind instead of an interval.
      */
     public static final Set<CacheKey> CLIENT_DEFAULTS = Set.of(
             new CacheKey(CacheKey.Entity.ALL_APPS, "", WireFormat.JSON, Detail.FULL),
             new CacheKey(CacheKey.Entity.DELTA, "", WireFormat.JSON, Detail.FULL));
-    /**
-     * A stale shape that no client read since its last rebuild is rebuilt no more often than this: a registration
-     * burst with nobody fetching (a cluster's instances starting before their clients fetch, a benchmark) must not
-     * cost a re-encoding and re-compression of every changed application twice a second, for nobody. Short enough
-     * that the first reader's catch-up ({@link #FRESH_ENOUGH_MILLIS}) re-encodes only a few seconds of changes,
-     * and that the fragments the rebuild reuses are still held.
-     */
-    static final long UNREAD_REBUILD_MILLIS = 5_000;
-    /**
-     * A reader of a shape nobody read since its last rebuild is answered with it as built only if it was built at
-     * most this long ago; an older one is brought up to date first, so that no reader sees a change later than
-     * about a second, as with a shape in use (built at most an interval and a rebuild ago).
-     */
-    static final long FRESH_ENOUGH_MILLIS = 1_000;
     /**
      * A stale shape is rebuilt no sooner than this many times its last build's duration after that build, so
      * rebuilding one shape never takes more than about a fifth of a core, whatever the churn: the cost shows as
@@ -178,40 +160,19 @@ public final class ResponseCache implements RegistryListener {
             return fresh(key);
         }
         Payload p = readOnly.get(key);
-        // Readers of a shape in use never wait for a rebuild: the refresher replaces stale entries every
-        // interval, so the latency of a fetch does not depend on how fast the registry churns.
+        // Readers never wait for a rebuild once a shape has been built: the refresher replaces stale entries
+        // every interval, so the latency of a fetch does not depend on how fast the registry churns.
         if (p != null) {
-            long now = clock.millis();
-            if (!p.wasServed() && now - p.builtAt() > FRESH_ENOUGH_MILLIS && isStale(key, p)) {
-                p = catchUp(key, p);
-            }
             hits.increment();
-            p.markRead(now);
-            p.served();
+            p.markRead(clock.millis());
             return p;
         }
         p = fresh(key);
         p.markRead(clock.millis());
-        p.served();
         if (!p.namesNothingHere()) {
             readOnly.put(key, p);
         }
         return p;
-    }
-
-    /**
-     * A kept shape nobody read since it was built may be up to {@link #UNREAD_REBUILD_MILLIS} behind: its first
-     * reader brings it up to date, re-encoding only what changed since (Guava single-flights concurrent readers).
-     */
-    private Payload catchUp(CacheKey key, Payload old) {
-        Payload rebuilt = fresh(key);
-        if (rebuilt.namesNothingHere() && !CLIENT_DEFAULTS.contains(key)) {
-            readOnly.remove(key, old);
-        } else {
-            rebuilt.markRead(old.lastRead());
-            readOnly.replace(key, old, rebuilt);
-        }
-        return rebuilt;
     }
 
     /** Replaces read-only entries whose content changed since they were built. */
@@ -246,8 +207,6 @@ public final class ResponseCache implements RegistryListener {
                 readOnly.remove(e.getKey(), old);   // its next reader builds it once, as on first use
             } else if (!moved && !isStale(e.getKey(), old)) {
                 continue;
-            } else if (!old.wasServed() && now - old.builtAt() < UNREAD_REBUILD_MILLIS) {
-                deltaMoved |= moved;   // nobody read what the last rebuild made: a burst without readers waits
             } else if (now - old.builtAt() < BUILD_COST_FACTOR * old.buildMillis()) {
                 deltaMoved |= moved;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn
             } else {
