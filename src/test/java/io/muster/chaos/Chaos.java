@@ -309,23 +309,23 @@ public final class Chaos {
         v.pollExamples().forEach(e -> t.add("  at a poll: " + e));
         v.pastBound().forEach(e -> t.add("  past the bound: " + e));
         for (String id; (id = load.capRefusedKnownIds.poll()) != null; ) {
-            t.add("  " + id + ": a known instance refused at the cap; the client's writes");
-            load.history(id).forEach(h -> t.add("    " + h));
-            cluster.logLinesAbout("/" + id + " ").forEach(h -> t.add("    " + h));
+            traceInstance(id, "a known instance refused at the cap", t);
         }
         for (String e : v.pollExamples()) {
-            String id = e.split(" ")[1];
-            t.add("  " + id + ": the client's writes");
-            load.history(id).forEach(h -> t.add("    " + h));
-            cluster.logLinesAbout("/" + id + " ").forEach(h -> t.add("    " + h));
+            traceInstance(e.split(" ")[1], "cancelled, listed at a poll", t);
         }
         for (String id : v.exampleIds()) {
-            t.add("  " + id + ": the client's writes");
-            load.history(id).forEach(h -> t.add("    " + h));
-            t.add("  " + id + ": the nodes' logs");
-            cluster.logLinesAbout("/" + id + " ").forEach(h -> t.add("    " + h));
+            traceInstance(id, "named by the verdict", t);
         }
         return t;
+    }
+
+    /** One instance's part of a trace: the client's last writes, then every node's log lines about it. */
+    private void traceInstance(String id, String why, List<String> t) {
+        t.add("  " + id + " (" + why + "): the client's writes");
+        load.history(id).forEach(h -> t.add("    " + h));
+        t.add("  " + id + ": the nodes' logs");
+        cluster.logLinesAbout("/" + id + " ").forEach(h -> t.add("    " + h));
     }
 
     /**
