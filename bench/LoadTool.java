@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.LongAdder;
  * java bench/LoadTool.java SCENARIO --url http://127.0.0.1:8761/eureka/ [options]
  *   register     --instances N --apps A --concurrency C
  *   renew        --instances N --apps A --seconds D --concurrency C     (registers first if --setup)
- *   fetch        --seconds D --concurrency C --kind full|gzip|delta|ceiling|floor  (floor: GET --path, default
+ *   fetch        --seconds D --concurrency C --kind full|gzip|delta|ceiling|metrics|floor  (floor: GET --path, default
  *                /floor.txt on the same host and port: a static file, the container's floor) [--label L]
  *   mixed        --instances N --apps A --renew-every R --fetchers F --fetch-every S --churn K --seconds D [--label L]
  *   propagation  --peer URL --trials T --admin USER:PW                   (change on --url, watch --url and --peer)
@@ -134,13 +134,15 @@ public final class LoadTool {
         String path = switch (kind) {
             case "delta" -> "apps/delta";
             case "ceiling" -> "health/live";
+            case "metrics" -> "metrics";
             case "floor" -> opts.getOrDefault("path", "/floor.txt");
             default -> "apps/";
         };
         URI target = URI.create(base).resolve(path);
         AtomicLong bytes = new AtomicLong();
         Phase p = run("fetch-" + kind, Integer.MAX_VALUE, integer("concurrency", 16), seconds * 1000, i -> {
-            HttpRequest.Builder b = HttpRequest.newBuilder(target).header("Accept", "application/json").GET();
+            HttpRequest.Builder b = HttpRequest.newBuilder(target)
+                    .header("Accept", kind.equals("metrics") ? "text/plain" : "application/json").GET();
             if (!kind.equals("full")) {
                 b.header("Accept-Encoding", "gzip");
             }
