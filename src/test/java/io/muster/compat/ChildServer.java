@@ -84,9 +84,10 @@ final class ChildServer implements AutoCloseable {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(List.of(System.getProperty("payara.jvm.flags").trim().split("\\s+")));
-        // C1 only: Payara's start is mostly one-off code, and C2 compiling it takes a second core from whatever
-        // the test runs beside it (27 s of CPU per start with C2, 13 s with C1; 16 s to serving, 10.5 s)
-        cmd.add("-XX:TieredStopAtLevel=1");
+        // Payara's start is mostly one-off code: C2 compiling it took a second core from whatever the test runs
+        // beside it (27 s of CPU per start with C2, 13 s with C1; 16 s to serving, 10.5 s)
+        cmd.addAll(io.muster.testing.ChildJvm.QUICK_START);
+        cmd.add(io.muster.testing.ChildJvm.SMALL_HEAP_GC);
         cmd.addAll(classData != null ? classData : ChildLauncher.classDataOptions(options -> {
             // the warm-up: the same child on the same port, stopped once it serves (it writes the archive then)
             start(portArgument, port, moreUsers, options).close();

@@ -45,11 +45,15 @@ class PayaraServerIT {
         Files.createDirectories(domains);
         run(List.of("bash", asadmin.toString(), "create-domain", "--nopassword=true", "--portbase", "21000",
                 "--domaindir", domains.toString(), "muster-it"), Map.of(), 180);
-        // Hazelcast off (its first occurrence is server-config), as for the embedded server
+        // Hazelcast off (its first occurrence is server-config), as for the embedded server, and the server's JVM
+        // started as every child server is (ChildJvm): the checks are of behaviour, not speed
         Path domainXml = domains.resolve("muster-it/config/domain.xml");
+        String childOptions = io.muster.testing.ChildJvm.quickStartOptions().replaceAll("(\\S+)",
+                "<jvm-options>$1</jvm-options>");
         Files.writeString(domainXml, Files.readString(domainXml).replaceFirst(
                 "<hazelcast-config-specific-configuration>",
-                "<hazelcast-config-specific-configuration enabled=\"false\">"));
+                "<hazelcast-config-specific-configuration enabled=\"false\">")
+                .replaceFirst("<jvm-options>-server</jvm-options>", "<jvm-options>-server</jvm-options>" + childOptions));
         run(List.of("bash", asadmin.toString(), "start-domain", "--domaindir", domains.toString(), "muster-it"),
                 Map.of(), 240);
         started = true;

@@ -78,8 +78,8 @@ final class RealTomcat implements AutoCloseable {
     }
 
     /**
-     * @param jvmOptions added to CATALINA_OPTS (JMX remote settings, say); the JIT stops at C1, as for every server
-     *                   these checks start: they measure behaviour, not speed, and C2 would take a core from the test
+     * @param jvmOptions added to CATALINA_OPTS (JMX remote settings, say); the child JVM options of every server
+     *                   these checks start ({@link io.muster.testing.ChildJvm}): they measure behaviour, not speed
      */
     void start(String... jvmOptions) throws IOException {
         ProcessBuilder pb = new ProcessBuilder("bash", home.resolve("bin/catalina.sh").toString(), "run")
@@ -87,7 +87,7 @@ final class RealTomcat implements AutoCloseable {
                         base.resolve("logs/console.log").toFile()));
         pb.environment().putAll(Map.of("CATALINA_HOME", home.toString(), "CATALINA_BASE", base.toString(),
                 "CATALINA_PID", "", "JAVA_OPTS", "", "CATALINA_OPTS",
-                String.join(" ", Stream.concat(Stream.of("-Xmx384m", "-XX:TieredStopAtLevel=1"), Stream.of(jvmOptions)).toList())));
+                String.join(" ", Stream.concat(Stream.of("-Xmx384m", io.muster.testing.ChildJvm.quickStartOptions()), Stream.of(jvmOptions)).toList())));
         process = pb.start();
     }
 

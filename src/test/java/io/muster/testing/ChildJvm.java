@@ -1,0 +1,31 @@
+package io.muster.testing;
+
+import java.util.List;
+
+/**
+ * JVM options for the servers the ITs start as child processes (embedded Payara, Tomcat, Payara Server). Each lives
+ * for seconds to minutes and mostly runs one-off start-up code beside the test and other servers on two cores, so
+ * what it spends on compiling, verifying and collecting is CPU the suite waits for. They change how fast a child
+ * gets there, not what it does: the benchmarks and the soak start their servers without them.
+ */
+public final class ChildJvm {
+    /**
+     * C1 only, one compiler thread, and no verification of classes outside the JDK (the WAR's, the container's:
+     * built by javac and Maven Central, verified in every other JVM the build runs). Measured on the 2-core machine
+     * for an embedded Payara child to serving, with the class-data archive: 11.7 s of CPU with C1 alone, 8.2 s with
+     * these and {@link #SMALL_HEAP_GC}.
+     */
+    public static final List<String> QUICK_START = List.of("-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
+            "-XX:+UnlockDiagnosticVMOptions", "-XX:-BytecodeVerificationRemote");
+
+    /** For a heap of a few hundred MB, the serial collector costs least: no concurrent or parallel GC threads. */
+    public static final String SMALL_HEAP_GC = "-XX:+UseSerialGC";
+
+    private ChildJvm() {
+    }
+
+    /** {@link #QUICK_START} and {@link #SMALL_HEAP_GC}, space-separated, as CATALINA_OPTS takes them. */
+    public static String quickStartOptions() {
+        return String.join(" ", QUICK_START) + " " + SMALL_HEAP_GC;
+    }
+}
