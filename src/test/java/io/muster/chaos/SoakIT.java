@@ -12,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The short soak (issue 16), part of mvn verify: two minutes of one node on Tomcat under steady load. A class of its
  * own, not a step of {@link ChaosIT}: the soak mostly waits between samples, so it runs in a fork of its own beside
- * the faults and the compat ITs instead of after them. bench/soak.sh runs the long one (docs/reliability.md).
+ * the embedded-Payara suites (the failsafe execution "arquillian", pom.xml), which leave a core idle about a quarter
+ * of the time, instead of after the faults. bench/soak.sh runs the long one (docs/reliability.md).
  */
 class SoakIT {
     private static final Path REPO = Path.of("").toAbsolutePath();
