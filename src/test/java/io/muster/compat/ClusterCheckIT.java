@@ -106,6 +106,10 @@ class ClusterCheckIT {
         link.set(LinkProxy.Mode.DELAY, 3000);
         assertThat(ha.postJson("apps/OMEGA", instanceJson("OMEGA", "o-1", "DOWN",
                 System.currentTimeMillis())).status()).isEqualTo(204);
+        // reads follow writes within about a second: until A serves the DOWN, a view of A without o-1 may be one
+        // from before it was registered, and the drop awaited below would pass on it while A still holds it
+        await("A serves the client's DOWN", () -> ha.getJson("apps/").body(),
+                body -> body.contains("\"o-1\"") && body.contains("\"apps__hashcode\":\"DOWN_1_"));
         // the client fails over to B and leaves, while B still holds the older version
         assertThat(hb.delete("apps/OMEGA/o-1").status()).isEqualTo(200);
         link.set(LinkProxy.Mode.PASS, 0);
