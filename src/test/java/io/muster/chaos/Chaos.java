@@ -1,5 +1,7 @@
 package io.muster.chaos;
 
+import java.util.stream.Stream;
+import io.muster.testing.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,11 +53,11 @@ public final class Chaos {
      */
     static Settings quick() {
         return new Settings(300, 200, 20, 6, 60, 12, Duration.ofSeconds(5), Duration.ofSeconds(8),
-                Duration.ofSeconds(90), Duration.ofSeconds(3 + 6 + 15), java.util.stream.Stream.concat(java.util.stream.Stream.of(
+                Duration.ofSeconds(90), Duration.ofSeconds(3 + 6 + 15), Stream.concat(Stream.of(
                 "-Deureka.server.clusterCheck.intervalMs=3000", "-Deureka.server.clusterCheck.repairGraceMs=6000"),
                 // with three nodes, their load and the test on two cores, C2's compiling of each start (and of the
                 // restarts) is what the short run would wait for; the nodes keep G1, the collector users get
-                io.muster.testing.ChildJvm.QUICK_START.stream()).toList());
+                ChildJvm.QUICK_START.stream()).toList());
     }
 
     /** How many faults {@link #faults()} runs (the baseline not counted). */

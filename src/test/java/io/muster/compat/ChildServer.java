@@ -1,5 +1,6 @@
 package io.muster.compat;
 
+import io.muster.testing.ChildJvm;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
@@ -86,8 +87,8 @@ final class ChildServer implements AutoCloseable {
         cmd.addAll(List.of(System.getProperty("payara.jvm.flags").trim().split("\\s+")));
         // Payara's start is mostly one-off code: C2 compiling it took a second core from whatever the test runs
         // beside it (27 s of CPU per start with C2, 13 s with C1; 16 s to serving, 10.5 s)
-        cmd.addAll(io.muster.testing.ChildJvm.QUICK_START);
-        cmd.add(io.muster.testing.ChildJvm.SMALL_HEAP_GC);
+        cmd.addAll(ChildJvm.QUICK_START);
+        cmd.add(ChildJvm.SMALL_HEAP_GC);
         cmd.addAll(classData != null ? classData : ChildLauncher.classDataOptions(options -> {
             // the warm-up: the same child on the same port, stopped once it serves (it writes the archive then)
             start(portArgument, port, moreUsers, options).close();

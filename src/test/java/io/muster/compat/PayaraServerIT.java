@@ -1,5 +1,6 @@
 package io.muster.compat;
 
+import io.muster.testing.ChildJvm;
 import io.muster.testing.AttackMatrix;
 import io.muster.testing.Http;
 import org.junit.jupiter.api.AfterAll;
@@ -48,7 +49,7 @@ class PayaraServerIT {
         // Hazelcast off (its first occurrence is server-config), as for the embedded server, and the server's JVM
         // started as every child server is (ChildJvm): the checks are of behaviour, not speed
         Path domainXml = domains.resolve("muster-it/config/domain.xml");
-        String childOptions = io.muster.testing.ChildJvm.quickStartOptions().replaceAll("(\\S+)",
+        String childOptions = ChildJvm.quickStartOptions().replaceAll("(\\S+)",
                 "<jvm-options>$1</jvm-options>");
         Files.writeString(domainXml, Files.readString(domainXml).replaceFirst(
                 "<hazelcast-config-specific-configuration>",
