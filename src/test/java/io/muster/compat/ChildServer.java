@@ -87,8 +87,7 @@ final class ChildServer implements AutoCloseable {
         cmd.addAll(List.of(System.getProperty("payara.jvm.flags").trim().split("\\s+")));
         // Payara's start is mostly one-off code: C2 compiling it took a second core from whatever the test runs
         // beside it (27 s of CPU per start with C2, 13 s with C1; 16 s to serving, 10.5 s)
-        cmd.addAll(ChildJvm.QUICK_START);
-        cmd.add(ChildJvm.SMALL_HEAP_GC);
+        cmd.addAll(ChildJvm.FUNCTIONAL_CHECK);
         cmd.addAll(classData != null ? classData : ChildLauncher.classDataOptions(options -> {
             // the warm-up: the same child on the same port, stopped once it serves (it writes the archive then)
             start(portArgument, port, moreUsers, options).close();

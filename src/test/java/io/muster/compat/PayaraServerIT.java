@@ -49,8 +49,8 @@ class PayaraServerIT {
         // Hazelcast off (its first occurrence is server-config), as for the embedded server, and the server's JVM
         // started as every child server is (ChildJvm): the checks are of behaviour, not speed
         Path domainXml = domains.resolve("muster-it/config/domain.xml");
-        String childOptions = ChildJvm.quickStartOptions().replaceAll("(\\S+)",
-                "<jvm-options>$1</jvm-options>");
+        String childOptions = ChildJvm.FUNCTIONAL_CHECK.stream()
+                .map(o -> "<jvm-options>" + o + "</jvm-options>").collect(java.util.stream.Collectors.joining());
         Files.writeString(domainXml, Files.readString(domainXml).replaceFirst(
                 "<hazelcast-config-specific-configuration>",
                 "<hazelcast-config-specific-configuration enabled=\"false\">")

@@ -21,11 +21,15 @@ public final class ChildJvm {
     /** For a heap of a few hundred MB, the serial collector costs least: no concurrent or parallel GC threads. */
     public static final String SMALL_HEAP_GC = "-XX:+UseSerialGC";
 
+    /** What a server started for a functional check gets: {@link #QUICK_START} and {@link #SMALL_HEAP_GC}. */
+    public static final List<String> FUNCTIONAL_CHECK =
+            java.util.stream.Stream.concat(QUICK_START.stream(), java.util.stream.Stream.of(SMALL_HEAP_GC)).toList();
+
     private ChildJvm() {
     }
 
-    /** {@link #QUICK_START} and {@link #SMALL_HEAP_GC}, space-separated, as CATALINA_OPTS takes them. */
+    /** {@link #FUNCTIONAL_CHECK}, space-separated, as CATALINA_OPTS takes them. */
     public static String quickStartOptions() {
-        return String.join(" ", QUICK_START) + " " + SMALL_HEAP_GC;
+        return String.join(" ", FUNCTIONAL_CHECK);
     }
 }
