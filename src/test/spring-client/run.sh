@@ -15,5 +15,7 @@ if [ ! -f "$jar" ] || [ -n "$(find "$here/pom.xml" "$here/src" -newer "$jar" -pr
 fi
 java_bin="java"
 [ -n "${JAVA_HOME:-}" ] && java_bin="$JAVA_HOME/bin/java"
-# C1 only: a test client that starts, registers and stops; C2 would spend a core compiling its start-up
-exec "$java_bin" -Xms64m -Xmx256m -XX:TieredStopAtLevel=1 -jar "$jar" --server.port="$port" "$@"
+# JVM flags: JAVA_OPTS (the tests pass those of every server they start); by default C1 only: a test client that
+# starts, registers and stops, and C2 would spend a core compiling its start-up
+# shellcheck disable=SC2086
+exec "$java_bin" ${JAVA_OPTS:--Xms64m -Xmx256m -XX:TieredStopAtLevel=1} -jar "$jar" --server.port="$port" "$@"

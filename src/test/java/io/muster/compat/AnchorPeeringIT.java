@@ -1,5 +1,6 @@
 package io.muster.compat;
 
+import io.muster.testing.ChildJvm;
 import io.muster.testing.Http;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -30,13 +31,17 @@ class AnchorPeeringIT {
     static void start() throws Exception {
         File dir = new File(System.getProperty("anchor.dir", "../shared/anchor"));
         Assumptions.assumeTrue(new File(dir, "run.sh").canExecute(), "no anchor Eureka server at " + dir);
-        anchor = new ProcessBuilder(new File(dir, "run.sh").getAbsolutePath(), Integer.toString(ANCHOR_PORT),
+        ProcessBuilder anchorStart = new ProcessBuilder(new File(dir, "run.sh").getAbsolutePath(),
+                Integer.toString(ANCHOR_PORT),
                 "--eureka.client.service-url.defaultZone=http://" + ChildServer.PEER + ":" + ChildServer.PEER_PASSWORD
                         + "@127.0.0.1:" + MUSTER_PORT + "/eureka/",
                 // localhost, not 127.0.0.1: Eureka takes a peer URL whose host is its own host name for itself
                 "--eureka.instance.hostname=localhost", "--eureka.client.register-with-eureka=true",
-                "--eureka.server.registry-sync-retries=0", "--eureka.server.use-read-only-response-cache=false")
-                .redirectErrorStream(true).redirectOutput(new File("target/anchor-peering.log")).start();
+                "--eureka.server.registry-sync-retries=0", "--eureka.server.use-read-only-response-cache=false");
+        // run.sh's own heap (1 GB) and the JVM's defaults are for benchmarks: here the anchor is a peer to check
+        // against, started as every server of a functional check is (31 s of CPU over the class with C2 and G1)
+        anchorStart.environment().put("JAVA_OPTS", "-Xms64m -Xmx512m " + ChildJvm.quickStartOptions());
+        anchor = anchorStart.redirectErrorStream(true).redirectOutput(new File("target/anchor-peering.log")).start();
         muster = ChildServer.start(MUSTER_PORT,
                 "-Deureka.client.serviceUrl.defaultZone=http://localhost:" + ANCHOR_PORT + "/eureka/",
                 "-Dspring.application.name=anchor-eureka", "-Deureka.instance.hostname=127.0.0.1");

@@ -110,11 +110,8 @@ class OwnershipIT {
 
     @Test
     void aSpringCloudClientWithItsOwnCredentialsRegistersGoesOutOfServiceAndBackAndCancels() throws Exception {
-        java.io.File script = new java.io.File("src/test/spring-client/run.sh");
-        org.junit.jupiter.api.Assumptions.assumeTrue(script.canExecute(), "no Spring client at " + script);
-        Process app = new ProcessBuilder(script.getAbsolutePath(), Integer.toString(SPRING_PORT),
-                "--eureka.client.service-url.defaultZone=" + server.urlWithCredentials("spring", "spring-pw"))
-                .redirectErrorStream(true).redirectOutput(new java.io.File("target/spring-owned-client.log")).start();
+        Process app = SpringClientApp.start(SPRING_PORT, new java.io.File("target/spring-owned-client.log"),
+                "--eureka.client.service-url.defaultZone=" + server.urlWithCredentials("spring", "spring-pw"));
         Http platform = anonymous.as("platform", "platform-pw");
         try {
             await(platform, "SPRING-CLIENT", "\"status\":\"UP\"", 240);   // the first run builds the application

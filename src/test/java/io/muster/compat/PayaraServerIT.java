@@ -34,6 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PayaraServerIT {
     private final Path asadmin = SERVERS.resolve("payara6/bin/asadmin");
+    /** Each asadmin command is a JVM of its own (some 1.7 s of CPU with the JVM's defaults): started as a child is. */
+    private static final Map<String, String> ASADMIN_JVM = Map.of("AS_EXTRA_JAVA_OPTS", ChildJvm.quickStartOptions());
     private final Path domains = Path.of("target", "payara-domains").toAbsolutePath();
     private final List<String> admin = List.of("bash", asadmin.toString(), "--port", "21048");
     private final Http eureka = new Http("http://127.0.0.1:21080/eureka/");
@@ -45,7 +47,7 @@ class PayaraServerIT {
         io.muster.testing.Trees.deleteTree(domains);
         Files.createDirectories(domains);
         run(List.of("bash", asadmin.toString(), "create-domain", "--nopassword=true", "--portbase", "21000",
-                "--domaindir", domains.toString(), "muster-it"), Map.of(), 180);
+                "--domaindir", domains.toString(), "muster-it"), ASADMIN_JVM, 180);
         // Hazelcast off (its first occurrence is server-config), as for the embedded server, and the server's JVM
         // started as every child server is (ChildJvm): the checks are of behaviour, not speed
         Path domainXml = domains.resolve("muster-it/config/domain.xml");
@@ -56,11 +58,11 @@ class PayaraServerIT {
                 "<hazelcast-config-specific-configuration enabled=\"false\">")
                 .replaceFirst("<jvm-options>-server</jvm-options>", "<jvm-options>-server</jvm-options>" + childOptions));
         run(List.of("bash", asadmin.toString(), "start-domain", "--domaindir", domains.toString(), "muster-it"),
-                Map.of(), 240);
+                ASADMIN_JVM, 240);
         started = true;
         String setup = run(List.of("bash", "server-config/payara/setup.sh", WAR.toString(), "--port", "21048"),
                 Map.of("ASADMIN", asadmin.toString(), "PEER_PASSWORD", "peer-secret",
-                        "ADMIN_PASSWORD", "admin-secret"), 240);
+                        "ADMIN_PASSWORD", "admin-secret", "AS_EXTRA_JAVA_OPTS", ChildJvm.quickStartOptions()), 240);
         Files.writeString(Path.of("target", "payara-setup.log"), setup);
         RealTomcat.awaitStatus(eureka, "health/ready", 200, 120);
     }
@@ -69,14 +71,14 @@ class PayaraServerIT {
     void stopTheDomain() throws Exception {
         if (started) {
             run(List.of("bash", asadmin.toString(), "stop-domain", "--domaindir", domains.toString(), "muster-it"),
-                    Map.of(), 120);
+                    ASADMIN_JVM, 120);
         }
     }
 
     @Test
     @Order(1)
     void theSetupScriptDeployedTheWar() throws Exception {
-        assertThat(run(concat(admin, "list-applications"), Map.of(), 60)).contains("eureka");
+        assertThat(run(concat(admin, "list-applications"), ASADMIN_JVM, 60)).contains("eureka");
     }
 
     @Test
@@ -117,9 +119,9 @@ class PayaraServerIT {
     void settingsSetInTheConsoleArePendingThenInEffectAfterDisableAndEnable() throws Exception {
         // the console's two ways: a domain-wide property, and one of the application's own properties
         run(concat(admin, "set-config-property", "--source=domain",
-                "--propertyName=eureka.server.renewalPercentThreshold", "--propertyValue=0.61"), Map.of(), 60);
+                "--propertyName=eureka.server.renewalPercentThreshold", "--propertyValue=0.61"), ASADMIN_JVM, 60);
         run(concat(admin, "set-config-property", "--source=application", "--sourceName=eureka",
-                "--propertyName=eureka.server.maxInstancesPerApp", "--propertyValue=777"), Map.of(), 60);
+                "--propertyName=eureka.server.maxInstancesPerApp", "--propertyValue=777"), ASADMIN_JVM, 60);
         Map<String, Object> before = settings(eureka);
         assertThat(before).as("read at start: not yet in effect").containsEntry("renewalPercentThreshold", 0.85);
         assertThat(nextStartChanges(before)).as("the settings view says what the next start changes, and from where")
@@ -128,9 +130,9 @@ class PayaraServerIT {
                         .hasEntrySatisfying("source", v -> assertThat((String) v).startsWith("MicroProfile Config")))
                 .anySatisfy(c -> assertThat(c).containsEntry("name", "maxInstancesPerApp").containsEntry("next", 777));
 
-        run(concat(admin, "disable", "eureka"), Map.of(), 60);
+        run(concat(admin, "disable", "eureka"), ASADMIN_JVM, 60);
         RealTomcat.awaitStatus(eureka, "health/live", 404, 30);
-        run(concat(admin, "enable", "eureka"), Map.of(), 120);
+        run(concat(admin, "enable", "eureka"), ASADMIN_JVM, 120);
         RealTomcat.awaitStatus(eureka, "health/ready", 200, 60);
         Map<String, Object> after = settings(eureka);
         assertThat(after).containsEntry("renewalPercentThreshold", 0.61).containsEntry("maxInstancesPerApp", 777);
@@ -145,10 +147,10 @@ class PayaraServerIT {
     @Order(8)
     void aRedeployServesAgainAndAnUndeployLeavesNoThreadOfTheWar() throws Exception {
         run(concat(admin, "deploy", "--force=true", "--name", "eureka", "--contextroot", "eureka",
-                WAR.toString()), Map.of(), 180);
+                WAR.toString()), ASADMIN_JVM, 180);
         RealTomcat.awaitStatus(eureka, "health/ready", 200, 60);
         RealServerChecks.roundTrip("payara-redeployed", eureka.baseUrl());
-        run(concat(admin, "undeploy", "eureka"), Map.of(), 120);
+        run(concat(admin, "undeploy", "eureka"), ASADMIN_JVM, 120);
         RealTomcat.awaitStatus(eureka, "health/live", 404, 30);
         String pid = Files.readString(domains.resolve("muster-it/config/pid")).trim();
         String threads = run(List.of("jcmd", pid, "Thread.print"), Map.of(), 60);

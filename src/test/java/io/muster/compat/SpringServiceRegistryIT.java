@@ -2,7 +2,6 @@ package io.muster.compat;
 
 import io.muster.testing.Http;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -25,12 +24,10 @@ class SpringServiceRegistryIT {
 
     @BeforeAll
     static void start() throws Exception {
-        File script = new File("src/test/spring-client/run.sh");
-        Assumptions.assumeTrue(script.canExecute(), "no Spring client at " + script);
+        SpringClientApp.assumeAvailable();
         muster = ChildServer.start(MUSTER_PORT);
-        app = new ProcessBuilder(script.getAbsolutePath(), Integer.toString(APP_PORT),
-                "--eureka.client.service-url.defaultZone=" + muster.baseUrl)
-                .redirectErrorStream(true).redirectOutput(new File("target/spring-client.log")).start();
+        app = SpringClientApp.start(APP_PORT, new File("target/spring-client.log"),
+                "--eureka.client.service-url.defaultZone=" + muster.baseUrl);
     }
 
     @AfterAll
