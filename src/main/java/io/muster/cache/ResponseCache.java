@@ -286,7 +286,10 @@ public final class ResponseCache implements RegistryListener {
         if (dependsOnRemote(key) && p.remoteGeneration() < remote.generation()) {
             return true;
         }
-        return p.builtFrom() < stamps.of(key);
+        // the whole registry's shapes also against the sequence itself: it moves under the change lock, before the
+        // listeners (and so the stamps) hear of the change, and a fetch woken by it must not get what it had
+        boolean wholeRegistry = key.entity() == CacheKey.Entity.ALL_APPS || key.entity() == CacheKey.Entity.DELTA;
+        return p.builtFrom() < stamps.of(key) || (wholeRegistry && p.builtFrom() < registry.sequence());
     }
 
     /** Shapes whose content includes remote regions' copies: rebuilt when a region's copy changes. */

@@ -305,4 +305,23 @@ class ResponseCacheTest {
         cache.refreshReadOnly(true);
         assertThat(text(cache.get(delta))).as("no change stamped it, the window did").doesNotContain("\"g-1\"");
     }
+
+    /**
+     * A waiting fetch is woken by the registry's sequence, which moves under the change lock, before the listeners
+     * (this cache among them) hear of the change: what it is then given as current must hold the change already.
+     */
+    @Test
+    void theCurrentRegistryHoldsAChangeTheCacheHasNotYetBeenToldOf() {
+        ResponseCache cache = new ResponseCache(registry, RemoteRegions.NONE,
+                new ResponseCacheConfig(true, Duration.ofMillis(500), Duration.ofSeconds(180), 100), clock,
+                System::nanoTime);   // not a listener: every change is one it has not been told of yet
+        CacheKey delta = new CacheKey(CacheKey.Entity.DELTA, "", WireFormat.JSON, Detail.FULL);
+        assertThat(text(cache.current(delta))).doesNotContain("\"w-1\"");
+        assertThat(text(cache.current(ALL))).doesNotContain("\"w-1\"");
+        registry.register(Instances.up("A", "w-1"), Origin.CLIENT);
+        Payload woken = cache.current(delta);
+        assertThat(woken.builtFrom()).as("built from the registry's sequence").isEqualTo(registry.sequence());
+        assertThat(text(woken)).contains("\"w-1\"");
+        assertThat(text(cache.current(ALL))).contains("\"w-1\"");
+    }
 }
