@@ -40,7 +40,7 @@ class AnchorPeeringIT {
                 "--eureka.server.registry-sync-retries=0", "--eureka.server.use-read-only-response-cache=false");
         // run.sh's own heap (1 GB) and the JVM's defaults are for benchmarks: here the anchor is a peer to check
         // against, started as every server of a functional check is (31 s of CPU over the class with C2 and G1)
-        anchorStart.environment().put("JAVA_OPTS", "-Xms64m -Xmx512m " + ChildJvm.quickStartOptions());
+        anchorStart.environment().put("JAVA_OPTS", ChildJvm.quickStartOptions(512));
         anchor = anchorStart.redirectErrorStream(true).redirectOutput(new File("target/anchor-peering.log")).start();
         muster = ChildServer.start(MUSTER_PORT,
                 "-Deureka.client.serviceUrl.defaultZone=http://localhost:" + ANCHOR_PORT + "/eureka/",

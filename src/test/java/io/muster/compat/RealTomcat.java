@@ -88,7 +88,7 @@ final class RealTomcat implements AutoCloseable {
                         base.resolve("logs/console.log").toFile()));
         pb.environment().putAll(Map.of("CATALINA_HOME", home.toString(), "CATALINA_BASE", base.toString(),
                 "CATALINA_PID", "", "JAVA_OPTS", "", "CATALINA_OPTS",
-                String.join(" ", Stream.concat(Stream.of("-Xmx384m", ChildJvm.quickStartOptions()), Stream.of(jvmOptions)).toList())));
+                String.join(" ", Stream.concat(Stream.of(ChildJvm.quickStartOptions(384)), Stream.of(jvmOptions)).toList())));
         process = pb.start();
     }
 

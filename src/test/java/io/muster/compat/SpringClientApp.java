@@ -29,7 +29,7 @@ final class SpringClientApp {
         List<String> command = new ArrayList<>(List.of(SCRIPT.getAbsolutePath(), Integer.toString(port)));
         command.addAll(List.of(arguments));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log);
-        pb.environment().put("JAVA_OPTS", "-Xms64m -Xmx256m " + ChildJvm.quickStartOptions());
+        pb.environment().put("JAVA_OPTS", ChildJvm.quickStartOptions(256));
         return pb.start();
     }
 }

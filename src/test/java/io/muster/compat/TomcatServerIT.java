@@ -69,7 +69,7 @@ class TomcatServerIT {
         ProcessBuilder pb = new ProcessBuilder("bash", home.resolve("bin/catalina.sh").toString(), "run")
                 .redirectErrorStream(true).redirectOutput(base.resolve("logs/console.log").toFile());
         pb.environment().putAll(Map.of("CATALINA_HOME", home.toString(), "CATALINA_BASE", base.toString(),
-                "CATALINA_OPTS", "-Xmx512m " + ChildJvm.quickStartOptions()));   // as RealTomcat
+                "CATALINA_OPTS", ChildJvm.quickStartOptions(512)));   // as RealTomcat
         tomcat = pb.start();
         RealTomcat.awaitStatus(eureka, "health/ready", 200, 120);
     }

@@ -34,4 +34,9 @@ public final class ChildJvm {
     public static String quickStartOptions() {
         return String.join(" ", FUNCTIONAL_CHECK);
     }
+
+    /** {@link #quickStartOptions()} with this maximum heap, for a server started by a script (JAVA_OPTS and the like). */
+    public static String quickStartOptions(int heapMegabytes) {
+        return "-Xmx" + heapMegabytes + "m " + quickStartOptions();
+    }
 }
