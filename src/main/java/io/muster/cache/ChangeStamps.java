@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * The registry change sequence number that last touched each cached target (an app, a VIP, a secure VIP), and the
@@ -26,11 +27,18 @@ final class ChangeStamps {
     private final Map<CacheKey.Target, Long> stamps = new ConcurrentHashMap<>();
     /** The stamp of every target without one of its own: at least every stamp pruned so far. */
     private volatile long floor;
-    private volatile long everything;
+    /**
+     * The registry's own sequence, the stamp of the whole registry's shapes: it moves under the change lock, before
+     * the listeners (and so this class) hear of the change, and a fetch woken by it must not get what it had.
+     */
+    private final LongSupplier registrySequence;
+
+    ChangeStamps(LongSupplier registrySequence) {
+        this.registrySequence = registrySequence;
+    }
 
     void onChange(RegistryChange change) {
         long seq = change.sequence();
-        everything = seq;
         stamp(change.instance(), seq);
         if (change instanceof RegistryChange.Registered r && r.previous() != null) {
             stamp(r.previous(), seq);   // its VIPs may have changed
@@ -50,7 +58,7 @@ final class ChangeStamps {
     /** The sequence a payload for this request shape must have been built from, at least, to be current. */
     long of(CacheKey key) {
         return switch (key.entity()) {
-            case ALL_APPS, DELTA -> everything;
+            case ALL_APPS, DELTA -> registrySequence.getAsLong();
             default -> stamps.getOrDefault(key.target(), floor);
         };
     }

@@ -102,7 +102,7 @@ public final class ResponseCache implements RegistryListener {
     private final boolean useReadOnly;
     private final LoadingCache<CacheKey, Payload> readWrite;
     private final Map<CacheKey, Payload> readOnly = new ConcurrentHashMap<>();
-    private final ChangeStamps stamps = new ChangeStamps();
+    private final ChangeStamps stamps;
     private long lastPrune;
     /** "Not found" payloads of single apps and VIPs, bounded: clients can ask for any number of unknown names. */
     private final Cache<CacheKey, Payload> absent = CacheBuilder.newBuilder().maximumSize(ABSENT_ENTRIES).build();
@@ -137,6 +137,7 @@ public final class ResponseCache implements RegistryListener {
     ResponseCache(InstanceRegistry registry, RemoteRegions remote, ResponseCacheConfig config, Clock clock,
                   LongSupplier nanos) {
         this.registry = registry;
+        this.stamps = new ChangeStamps(registry::sequence);
         this.remote = remote;
         this.clock = clock;
         this.nanos = nanos;
@@ -286,10 +287,7 @@ public final class ResponseCache implements RegistryListener {
         if (dependsOnRemote(key) && p.remoteGeneration() < remote.generation()) {
             return true;
         }
-        // the whole registry's shapes also against the sequence itself: it moves under the change lock, before the
-        // listeners (and so the stamps) hear of the change, and a fetch woken by it must not get what it had
-        boolean wholeRegistry = key.entity() == CacheKey.Entity.ALL_APPS || key.entity() == CacheKey.Entity.DELTA;
-        return p.builtFrom() < stamps.of(key) || (wholeRegistry && p.builtFrom() < registry.sequence());
+        return p.builtFrom() < stamps.of(key);
     }
 
     /** Shapes whose content includes remote regions' copies: rebuilt when a region's copy changes. */
