@@ -87,6 +87,16 @@ public final class ResponseCache implements RegistryListener {
      */
     static final long BUILD_COST_FACTOR = 5;
     /**
+     * The pace for a stale shape nobody has read for {@link #RECENT_READ_MILLIS}: a registration burst with no
+     * reader (a fleet starting, a bulk re-registration) then spends about a fiftieth of a core per kept shape on
+     * rebuilds instead of a fifth. Only shapes whose build takes over a tenth of the refresh interval are slowed
+     * (thousands of instances); the first reader after such a burst may get a payload up to fifty builds old, and
+     * from the next refresh on its shape is rebuilt at the usual pace.
+     */
+    static final long UNREAD_BUILD_COST_FACTOR = 50;
+    /** Read within this long counts as being read ({@link Payload#markRead} records reads to the second). */
+    static final long RECENT_READ_MILLIS = 2_000;
+    /**
      * "Not found" answers kept, whatever names clients probe: enough for the apps and VIPs clients look up before
      * they register (a common start-up order), few enough that distinct names of request-line length cost at
      * most a few MB.
@@ -208,7 +218,7 @@ public final class ResponseCache implements RegistryListener {
                 readOnly.remove(e.getKey(), old);   // its next reader builds it once, as on first use
             } else if (!moved && !isStale(e.getKey(), old)) {
                 continue;
-            } else if (now - old.builtAt() < BUILD_COST_FACTOR * old.buildMillis()) {
+            } else if (now - old.builtAt() < costFactor(old, now) * old.buildMillis()) {
                 deltaMoved |= moved;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn
             } else {
                 Payload rebuilt = fresh(e.getKey());
@@ -225,6 +235,10 @@ public final class ResponseCache implements RegistryListener {
             pruneStamps();
         }
         codec.sweep();   // departed applications' fragments go even when nothing is encoded again
+    }
+
+    private static long costFactor(Payload p, long now) {
+        return now - p.lastRead() < RECENT_READ_MILLIS ? BUILD_COST_FACTOR : UNREAD_BUILD_COST_FACTOR;
     }
 
     /** Per-instance fragments held for the encodings, all wire forms together. */

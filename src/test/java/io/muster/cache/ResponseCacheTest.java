@@ -144,6 +144,31 @@ class ResponseCacheTest {
     }
 
     @Test
+    void aStaleShapeNobodyReadsIsRebuiltNoSoonerThanFiftyBuildsAfterItAndAtTheUsualPaceOnceReadAgain() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofMillis(200));
+        cache.get(ALL);   // built now, in 200 ms, and read; nobody reads it from here on
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(1));
+        cache.refreshReadOnly();
+        assertThat(cache.stats().builds()).as("read a second ago: rebuilt five builds after the last").isEqualTo(2);
+
+        registry.register(Instances.up("A", "i-2"), Origin.CLIENT);
+        clock.advance(Duration.ofMillis(9_999));
+        cache.refreshReadOnly();
+        assertThat(cache.stats().builds()).as("unread, within 50 x 200 ms of its build: it waits").isEqualTo(2);
+        clock.advance(Duration.ofMillis(1));
+        cache.refreshReadOnly();
+        assertThat(cache.stats().builds()).isEqualTo(3);
+
+        assertThat(text(cache.get(ALL))).as("the reader after the burst").contains("\"i-2\"");
+        registry.register(Instances.up("A", "i-3"), Origin.CLIENT);
+        clock.advance(Duration.ofMillis(1_000));
+        cache.refreshReadOnly();
+        assertThat(text(cache.get(ALL))).as("read again: rebuilt five builds after the last").contains("\"i-3\"");
+        assertThat(cache.stats().builds()).isEqualTo(4);
+    }
+
+    @Test
     void aFastBuildIsRebuiltAtTheNextRefreshWhateverTheClockSays() {
         ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofNanos(999_999));   // under 1 ms
         cache.get(ALL);
