@@ -272,9 +272,16 @@ public final class ResponseCache implements RegistryListener {
         return fresh(key);
     }
 
+    /**
+     * A payload with every change made before this call: one built during it qualifies though writes went on
+     * meanwhile. Judging it by the changes made since instead would rebuild back to back for as long as a
+     * registration burst lasts (each build outdated by the writes during it): the refresher then took a core.
+     */
     private Payload fresh(CacheKey key) {
+        long sequence = stamps.of(key);
+        long generation = remote.generation();
         Payload missing = absent.getIfPresent(key);
-        if (missing != null && !isStale(key, missing)) {
+        if (missing != null && !isOlderThan(key, missing, sequence, generation)) {
             return missing;
         }
         while (true) {
@@ -284,7 +291,7 @@ public final class ResponseCache implements RegistryListener {
             } catch (UncheckedExecutionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : e;
             }
-            if (isStale(key, p)) {
+            if (isOlderThan(key, p, sequence, generation)) {
                 readWrite.asMap().remove(key, p);   // only if nobody replaced it yet
             } else {
                 if (p.namesNothingHere()) {
@@ -298,10 +305,15 @@ public final class ResponseCache implements RegistryListener {
 
 
     private boolean isStale(CacheKey key, Payload p) {
-        if (dependsOnRemote(key) && p.remoteGeneration() < remote.generation()) {
+        return isOlderThan(key, p, stamps.of(key), remote.generation());
+    }
+
+    /** Whether {@code p} misses a change up to {@code sequence}, or a remote regions' copy up to {@code generation}. */
+    private boolean isOlderThan(CacheKey key, Payload p, long sequence, long generation) {
+        if (dependsOnRemote(key) && p.remoteGeneration() < generation) {
             return true;
         }
-        return p.builtFrom() < stamps.of(key);
+        return p.builtFrom() < sequence;
     }
 
     /** Shapes whose content includes remote regions' copies: rebuilt when a region's copy changes. */

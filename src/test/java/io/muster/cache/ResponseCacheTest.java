@@ -169,6 +169,28 @@ class ResponseCacheTest {
     }
 
     @Test
+    void aBuildOutdatedByWritesDuringItIsServedNotRebuiltUntilNoneCame() {
+        AtomicLong calls = new AtomicLong();
+        ResponseCache cache = new ResponseCache(registry, RemoteRegions.NONE,
+                new ResponseCacheConfig(true, Duration.ofMillis(500), Duration.ofSeconds(180), 100), clock, () -> {
+                    // the cache reads this clock as a build starts and as it ends: a registration lands in
+                    // between, every time, as during a burst
+                    if (calls.incrementAndGet() % 2 == 0 && calls.get() < 1_000) {
+                        registry.register(Instances.up("A", "during-" + calls.get()), Origin.CLIENT);
+                    }
+                    return calls.get();
+                });
+        registry.addListener(cache);
+        registry.register(Instances.up("A", "before"), Origin.CLIENT);
+        assertThat(text(cache.get(ALL))).contains("\"before\"");
+        assertThat(cache.stats().builds()).as("one build, although a write came during it").isEqualTo(1);
+        cache.refreshReadOnly();
+        assertThat(text(cache.get(ALL))).as("the refresher's build has what came before it")
+                .contains("\"during-2\"");
+        assertThat(cache.stats().builds()).isEqualTo(2);
+    }
+
+    @Test
     void aFastBuildIsRebuiltAtTheNextRefreshWhateverTheClockSays() {
         ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofNanos(999_999));   // under 1 ms
         cache.get(ALL);
