@@ -89,8 +89,8 @@ public final class ResponseCache implements RegistryListener {
     /**
      * The pace for a stale shape nobody has read for {@link #RECENT_READ_MILLIS}: a registration burst with no
      * reader (a fleet starting, a bulk re-registration) then spends about a fiftieth of a core per kept shape on
-     * rebuilds instead of a fifth. Only shapes whose build takes over a tenth of the refresh interval are slowed
-     * (thousands of instances); the first reader after such a burst may get a payload up to fifty builds old, and
+     * rebuilds instead of a fifth. Only shapes whose build takes over a fiftieth of the refresh interval are slowed
+     * (10 ms at the default: thousands of instances); the first reader after such a burst may get a payload up to fifty builds old, and
      * from the next refresh on its shape is rebuilt at the usual pace.
      */
     static final long UNREAD_BUILD_COST_FACTOR = 50;
@@ -275,7 +275,7 @@ public final class ResponseCache implements RegistryListener {
     /**
      * A payload with every change made before this call: one built during it qualifies though writes went on
      * meanwhile. Judging it by the changes made since instead would rebuild back to back for as long as a
-     * registration burst lasts (each build outdated by the writes during it): the refresher then took a core.
+     * registration burst lasts (each build outdated by the writes during it): the refresher then took a quarter of a core and more.
      */
     private Payload fresh(CacheKey key) {
         long sequence = stamps.of(key);
