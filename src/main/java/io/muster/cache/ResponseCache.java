@@ -275,7 +275,8 @@ public final class ResponseCache implements RegistryListener {
     /**
      * A payload with every change made before this call: one built during it qualifies though writes went on
      * meanwhile. Judging it by the changes made since instead would rebuild back to back for as long as a
-     * registration burst lasts (each build outdated by the writes during it): the refresher then took a quarter of a core and more.
+     * registration burst lasts (each build outdated by the writes during it): the refresher then took a quarter
+     * of a core and more.
      */
     private Payload fresh(CacheKey key) {
         long sequence = stamps.of(key);
