@@ -89,9 +89,9 @@ public final class ResponseCache implements RegistryListener {
     /**
      * The pace for a stale shape nobody has read for {@link #RECENT_READ_MILLIS}: a registration burst with no
      * reader (a fleet starting, a bulk re-registration) then spends about a fiftieth of a core per kept shape on
-     * rebuilds instead of a fifth. Only shapes whose build takes over a fiftieth of the refresh interval are slowed
-     * (10 ms at the default: thousands of instances); the first reader after such a burst may get a payload up to fifty builds old, and
-     * from the next refresh on its shape is rebuilt at the usual pace.
+     * rebuilds instead of a fifth. Only shapes whose build takes over a fiftieth of the refresh interval are
+     * slowed (10 ms at the default: thousands of instances); the first reader after such a burst may get a
+     * payload up to fifty builds old, and from the next refresh on its shape is rebuilt at the usual pace.
      */
     static final long UNREAD_BUILD_COST_FACTOR = 50;
     /** Read within this long counts as being read ({@link Payload#markRead} records reads to the second). */
