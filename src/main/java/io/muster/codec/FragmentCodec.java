@@ -73,23 +73,29 @@ public final class FragmentCodec {
 
     /** The bytes of {@link EurekaCodec#encode(WireFormat, Application, Detail)}. */
     public byte[] encode(WireFormat format, Application app, Detail detail) {
-        return single(format, app, detail, false);
+        return single(format, app, detail);
     }
 
     /**
      * One application as it appears in an {@code applications} document's list (in JSON without the
-     * {@code {"application":...}} wrapper): the segment {@link RegistrySegments} keeps per application.
+     * {@code {"application":...}} wrapper): the segment {@link RegistrySegments} keeps per application, as the
+     * ranges of the fragments it is made of rather than a copy of them.
      */
-    public byte[] encodeListForm(WireFormat format, Application app, Detail detail) {
-        return single(format, app, detail, true);
+    Assembly listForm(WireFormat format, Application app, Detail detail) {
+        long now = millis.getAsLong();
+        byte[] shell = shell(format, detail, app.name(), now);
+        Assembly out = new Assembly(4 + 4 * app.instances().size());
+        application(out, format, detail, app, shell, Envelope.listFormStart(format),
+                Envelope.listFormEnd(format, shell.length), now);
+        sweepIfDue(now);
+        return out.trimmed();
     }
 
-    private byte[] single(WireFormat format, Application app, Detail detail, boolean listForm) {
+    private byte[] single(WireFormat format, Application app, Detail detail) {
         long now = millis.getAsLong();
         byte[] shell = shell(format, detail, app.name(), now);
         Assembly out = new Assembly(4 + 3 * app.instances().size());
-        application(out, format, detail, app, shell, listForm ? Envelope.listFormStart(format) : 0,
-                listForm ? Envelope.listFormEnd(format, shell.length) : shell.length, now);
+        application(out, format, detail, app, shell, 0, shell.length, now);
         sweepIfDue(now);
         return out.toByteArray();
     }

@@ -21,7 +21,7 @@ public final class GzipParts {
      */
     static final int LEVEL = Deflater.DEFAULT_COMPRESSION;
     static final byte[] NO_BYTES = {};
-    private static final int WINDOW = 32 * 1024;
+    static final int WINDOW = 32 * 1024;
     private static final byte[] HEADER = {0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, 0};
 
     private GzipParts() {
@@ -38,28 +38,32 @@ public final class GzipParts {
      * @param last       whether this part ends the payload (its final block is marked as such)
      */
     static Part part(Deflater deflater, byte[] dictionary, byte[] prefix, byte[] body, boolean last) {
+        return part(deflater, dictionary, prefix, new Assembly(1).add(body), last);
+    }
+
+    /** {@link #part(Deflater, byte[], byte[], byte[], boolean)} of a body kept as ranges, without joining them. */
+    static Part part(Deflater deflater, byte[] dictionary, byte[] prefix, Assembly body, boolean last) {
         deflater.reset();
         deflater.setLevel(LEVEL);
         if (dictionary != null && dictionary.length > 0) {
             int len = Math.min(WINDOW, dictionary.length);
             deflater.setDictionary(dictionary, dictionary.length - len, len);
         }
-        Out out = new Out(Math.max(64, (prefix.length + body.length) / 8));
+        Out out = new Out((int) Math.max(64, (prefix.length + body.size()) / 8));
         CRC32 crc = new CRC32();
         crc.update(prefix);
-        crc.update(body);
+        body.updateCrc(crc);
         if (prefix.length > 0) {
             deflater.setInput(prefix);
             out.consume(deflater);
         }
-        deflater.setInput(body);
+        body.deflate(deflater, () -> out.consume(deflater));
         if (last) {
             out.finish(deflater);
         } else {
-            out.consume(deflater);
             out.syncFlush(deflater);
         }
-        return new Part(out.toByteArray(), (int) crc.getValue(), (long) prefix.length + body.length);
+        return new Part(out.toByteArray(), (int) crc.getValue(), prefix.length + body.size());
     }
 
     /** The gzip member of these parts, in order; the last must have been made with {@code last}. */

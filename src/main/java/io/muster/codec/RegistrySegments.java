@@ -4,9 +4,9 @@ import io.muster.model.InstanceInfo;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongSupplier;
-import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
 /**
@@ -22,9 +22,10 @@ import java.util.zip.Deflater;
  * of its last encoding, at most {@value #REENCODE_AFTER_MILLIS} ms old at any rebuild, like Eureka's cached
  * payloads (whose renewal times are as old as the cache entry). Renewals never trigger a rebuild here or there.
  *
- * <p>Memory: per shape in use (format, detail, full or delta) the encoded bytes of every application in it, plus
- * its compressed form once someone asked for gzip; a shape not rebuilt for {@value #IDLE_SHAPE_MILLIS} ms is
- * dropped at the next rebuild of any shape.
+ * <p>Memory: per shape in use (format, detail, full or delta) the ranges of every application's fragments (about
+ * 50 bytes per instance; the fragments themselves are {@link FragmentCodec}'s, one copy per wire form), plus its
+ * compressed form once someone asked for gzip; a shape not rebuilt for {@value #IDLE_SHAPE_MILLIS} ms is dropped
+ * at the next rebuild of any shape.
  *
  * <p>Thread safety: segments are immutable except for their compressed form, a volatile that any thread may set
  * (two threads compressing the same part produce the same bytes). Each shape's segment map is replaced whole on
@@ -63,7 +64,7 @@ public final class RegistrySegments {
         for (AppsDocument.App app : document.apps()) {
             Segment s = kept.get(app.name());
             if (s == null || !app.sameSources(s.sources) || now - s.encodedAt > REENCODE_AFTER_MILLIS) {
-                s = new Segment(app.sources(), fragments.encodeListForm(format, app.content().get(), detail), now);
+                s = new Segment(app.sources(), fragments.listForm(format, app.content().get(), detail), now);
             }
             next.put(app.name(), s);
             ordered[i++] = s;
@@ -99,36 +100,45 @@ public final class RegistrySegments {
     private record Shape(Map<String, Segment> segments, long builtAt) {
     }
 
-    /** One application's list form, what it was encoded from, and its compressed form once asked for. */
+    /**
+     * One application's list form, what it was encoded from, and its compressed form once asked for. The list form
+     * is kept as ranges of the instances' fragments, not as a copy: the fragments are held once for every shape of
+     * a wire form, and a copy per shape (full registry and delta) was two more copies of the registry's text.
+     */
     static final class Segment {
+        private static final AtomicLong NUMBERS = new AtomicLong();
         final InstanceInfo[] sources;
-        final byte[] plain;
+        final Assembly pieces;
         final long encodedAt;
-        final int crc;
+        /** Names this segment in a later segment's compressed form without keeping it reachable from there. */
+        private final long number = NUMBERS.incrementAndGet();
         private volatile Compressed compressed;
 
-        Segment(InstanceInfo[] sources, byte[] plain, long encodedAt) {
+        Segment(InstanceInfo[] sources, Assembly pieces, long encodedAt) {
             this.sources = sources;
-            this.plain = plain;
+            this.pieces = pieces;
             this.encodedAt = encodedAt;
-            CRC32 c = new CRC32();
-            c.update(plain);
-            this.crc = (int) c.getValue();
         }
 
-        /** Compressed after {@code before} (the bytes preceding it, or null) with {@code separator} in front. */
-        GzipParts.Part compressed(Deflater deflater, byte[] before, byte[] separator) {
+        long length() {
+            return pieces.size();
+        }
+
+        /** Compressed after {@code before} (the segment preceding it, or null) with {@code separator} in front. */
+        GzipParts.Part compressed(Deflater deflater, Segment before, byte[] separator) {
+            long beforeNumber = before == null ? 0 : before.number;
             Compressed c = compressed;
-            if (c != null && c.before == before && c.separator == separator) {
+            if (c != null && c.before == beforeNumber && c.separator == separator) {
                 return c.part;
             }
-            GzipParts.Part part = GzipParts.part(deflater, before, separator, plain, false);
-            compressed = new Compressed(before, separator, part);
+            byte[] dictionary = before == null ? null : before.pieces.tail(GzipParts.WINDOW);
+            GzipParts.Part part = GzipParts.part(deflater, dictionary, separator, pieces, false);
+            compressed = new Compressed(beforeNumber, separator, part);
             return part;
         }
     }
 
-    /** A compressed form and the context it is valid in (compared by identity). */
-    private record Compressed(byte[] before, byte[] separator, GzipParts.Part part) {
+    /** A compressed form and the context it is valid in: the number of the segment before it and the separator. */
+    private record Compressed(long before, byte[] separator, GzipParts.Part part) {
     }
 }

@@ -24,7 +24,7 @@ public final class SegmentedDocument {
         long n = envelope.head().length + envelope.tail().length
                 + (long) Math.max(0, segments.length - 1) * envelope.separator().length;
         for (RegistrySegments.Segment s : segments) {
-            n += s.plain.length;
+            n += s.length();
         }
         this.length = n;
     }
@@ -51,7 +51,7 @@ public final class SegmentedDocument {
             if (i > 0) {
                 out.add(envelope.separator());
             }
-            out.add(segments[i].plain);
+            out.addAll(segments[i].pieces);
         }
         out.add(envelope.tail());
         return out.toByteArray();
@@ -69,7 +69,7 @@ public final class SegmentedDocument {
             parts[0] = GzipParts.part(deflater, null, GzipParts.NO_BYTES, envelope.head(), false);
             for (int i = 0; i < segments.length; i++) {
                 parts[i + 1] = i == 0 ? segments[i].compressed(deflater, null, GzipParts.NO_BYTES)
-                        : segments[i].compressed(deflater, segments[i - 1].plain, envelope.separator());
+                        : segments[i].compressed(deflater, segments[i - 1], envelope.separator());
             }
             parts[parts.length - 1] = GzipParts.part(deflater, null, GzipParts.NO_BYTES, envelope.tail(), true);
             return GzipParts.member(parts);

@@ -81,6 +81,41 @@ class RegistrySegmentsTest {
                 .isEqualTo(EurekaCodec.encode(WireFormat.JSON, groups.decorated(), Detail.FULL));
     }
 
+    /**
+     * The full registry and the delta of one wire form share their instances' fragments: a second shape over the
+     * same instances keeps ranges of them and its compressed form, not a second copy of their text.
+     */
+    @Test
+    void aSecondShapeOverTheSameInstancesKeepsNoSecondCopyOfTheirText() {
+        int instances = 5_000;
+        for (int n = 0; n < instances; n++) {
+            registry.register(Instances.up("APP-" + (n % 250), "i-" + n), Origin.CLIENT);
+        }
+        AppGroups groups = registry.views().groups();
+        SegmentedDocument full = segments.encode(WireFormat.JSON, Detail.FULL, false, document(groups));
+        full.gzip();
+        long before = usedHeapAfterGc();
+        SegmentedDocument second = segments.encode(WireFormat.JSON, Detail.FULL, true, document(groups));
+        second.gzip();
+        long kept = usedHeapAfterGc() - before;
+        long text = second.length();
+        System.out.printf("a second shape of %d instances (%d bytes of text) keeps %d bytes, %d per instance%n",
+                instances, text, kept, kept / instances);
+        assertThat(text / instances).as("the text per instance it would otherwise copy").isGreaterThan(500);
+        assertThat(kept).as("bytes kept by the second shape").isLessThan(text / 5);
+        assertThat(second.sharedSegmentsWith(full)).isZero();   // both reachable until measured
+    }
+
+    private static long usedHeapAfterGc() {
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 4; i++) {
+            System.gc();
+            used = Math.min(used, java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage()
+                    .getUsed());
+        }
+        return used;
+    }
+
     private void assertEveryShapeMatches() throws IOException {
         for (WireFormat f : WireFormat.values()) {
             for (Detail d : Detail.values()) {
