@@ -10,7 +10,7 @@ public record DataCenterInfo(String name, Map<String, String> metadata) {
     public static final DataCenterInfo MY_OWN = new DataCenterInfo("MyOwn", Map.of());
 
     public DataCenterInfo {
-        Objects.requireNonNull(name, "name");
+        name = SharedText.of(Objects.requireNonNull(name, "name"));
         metadata = metadata == null || metadata.isEmpty() ? Map.of()
                 : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
     }

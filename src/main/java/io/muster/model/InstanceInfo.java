@@ -1,8 +1,6 @@
 package io.muster.model;
 
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,6 +26,16 @@ public record InstanceInfo(
         port = port == null ? PortInfo.DEFAULT_PORT : port;
         securePort = securePort == null ? PortInfo.DEFAULT_SECURE_PORT : securePort;
         leaseInfo = leaseInfo == null ? LeaseInfo.DEFAULT : leaseInfo;
+        // names repeated across an application's instances are held once (a copy of an instance shares them already)
+        app = SharedText.of(app);
+        appGroupName = SharedText.of(appGroupName);
+        vipAddress = SharedText.of(vipAddress);
+        secureVipAddress = SharedText.of(secureVipAddress);
+        asgName = SharedText.of(asgName);
+        sid = SharedText.of(sid);
+        if (hostName != null && hostName.equals(ipAddr)) {
+            hostName = ipAddr;   // as Spring Cloud clients that prefer the address register: one string, not two
+        }
         // insertion order is kept so that what a client registered is echoed back in the same order
         metadata = metadata == null || metadata.isEmpty() ? Map.of()
                 : metadata instanceof FrozenMetadata ? metadata : new FrozenMetadata(metadata);
@@ -37,33 +45,82 @@ public record InstanceInfo(
      * Metadata as this constructor copied it, recognised by the next copy of the instance and shared rather than
      * copied again: every read decorates each instance with its lease into a new copy (10,000 per registry
      * rebuild), and the response cache's fragment keys compare metadata, which is then one reference check.
-     * Only this constructor creates one, so an instance of it is known to be immutable. Thread-safe: immutable.
+     * Only this constructor creates one, so an instance of it is known to be immutable.
+     *
+     * <p>Kept as one array of keys and values in insertion order (what is echoed to clients), with the text shared
+     * ({@link SharedText}): a linked hash map and its views cost about 250 bytes for one entry, this about 40. A
+     * lookup is a scan, as cheap as hashing for the few entries instances carry (at most
+     * {@code eureka.server.maxMetadataEntries}). Thread-safe: immutable.
      */
     private static final class FrozenMetadata extends java.util.AbstractMap<String, String> {
-        private final Map<String, String> entries;
+        private final String[] keysAndValues;
 
         FrozenMetadata(Map<String, String> from) {
-            this.entries = Collections.unmodifiableMap(new LinkedHashMap<>(from));
+            String[] kv = new String[from.size() * 2];
+            int i = 0;
+            for (Map.Entry<String, String> e : from.entrySet()) {
+                kv[i++] = SharedText.of(e.getKey());
+                kv[i++] = SharedText.of(e.getValue());
+            }
+            this.keysAndValues = kv;
         }
 
         @Override
         public java.util.Set<Entry<String, String>> entrySet() {
-            return entries.entrySet();
+            return new java.util.AbstractSet<>() {
+                @Override
+                public java.util.Iterator<Entry<String, String>> iterator() {
+                    return new java.util.Iterator<>() {
+                        private int at;
+
+                        @Override
+                        public boolean hasNext() {
+                            return at < keysAndValues.length;
+                        }
+
+                        @Override
+                        public Entry<String, String> next() {
+                            if (at >= keysAndValues.length) {
+                                throw new java.util.NoSuchElementException();
+                            }
+                            Entry<String, String> e = new java.util.AbstractMap.SimpleImmutableEntry<>(
+                                    keysAndValues[at], keysAndValues[at + 1]);
+                            at += 2;
+                            return e;
+                        }
+                    };
+                }
+
+                @Override
+                public int size() {
+                    return keysAndValues.length / 2;
+                }
+            };
         }
 
         @Override
         public String get(Object key) {
-            return entries.get(key);
+            int i = indexOf(key);
+            return i < 0 ? null : keysAndValues[i + 1];
         }
 
         @Override
         public boolean containsKey(Object key) {
-            return entries.containsKey(key);
+            return indexOf(key) >= 0;
         }
 
         @Override
         public int size() {
-            return entries.size();
+            return keysAndValues.length / 2;
+        }
+
+        private int indexOf(Object key) {
+            for (int i = 0; i < keysAndValues.length; i += 2) {
+                if (java.util.Objects.equals(keysAndValues[i], key)) {
+                    return i;
+                }
+            }
+            return -1;
         }
     }
 
