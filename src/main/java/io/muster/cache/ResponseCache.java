@@ -91,7 +91,8 @@ public final class ResponseCache implements RegistryListener {
      * reader (a fleet starting, a bulk re-registration) then spends about a fiftieth of a core per kept shape on
      * rebuilds instead of a fifth. Only shapes whose build takes over a fiftieth of the refresh interval are
      * slowed (10 ms at the default: thousands of instances); the first reader after such a burst may get a
-     * payload up to fifty builds old, and from the next refresh on its shape is rebuilt at the usual pace.
+     * payload up to fifty builds old, and from the next refresh on its shape is rebuilt at the usual pace (a
+     * payload someone was served since its build counts as read, whenever they read it: a 30 s poller included).
      */
     static final long UNREAD_BUILD_COST_FACTOR = 50;
     /** Read within this long counts as being read ({@link Payload#markRead} records reads to the second). */
@@ -237,8 +238,10 @@ public final class ResponseCache implements RegistryListener {
         codec.sweep();   // departed applications' fragments go even when nothing is encoded again
     }
 
+    /** Read since it was built (someone was served it, however long ago) or within the last 2 s: the usual pace. */
     private static long costFactor(Payload p, long now) {
-        return now - p.lastRead() < RECENT_READ_MILLIS ? BUILD_COST_FACTOR : UNREAD_BUILD_COST_FACTOR;
+        boolean read = p.lastRead() >= p.builtAt() || now - p.lastRead() < RECENT_READ_MILLIS;
+        return read ? BUILD_COST_FACTOR : UNREAD_BUILD_COST_FACTOR;
     }
 
     /** Per-instance fragments held for the encodings, all wire forms together. */
