@@ -63,7 +63,7 @@ public final class FragmentCodec {
             }
             first = false;
             byte[] shell = shell(format, detail, app.name(), now);
-            application(out, format, detail, app, shell, Envelope.listFormStart(format),
+            application(out, format, detail, app, null, shell, Envelope.listFormStart(format),
                     Envelope.listFormEnd(format, shell.length), now);
         }
         out.add(envelope.tail());
@@ -80,13 +80,16 @@ public final class FragmentCodec {
      * One application as it appears in an {@code applications} document's list (in JSON without the
      * {@code {"application":...}} wrapper): the segment {@link RegistrySegments} keeps per application, as the
      * ranges of the fragments it is made of rather than a copy of them.
+     *
+     * @param sources the instances {@code app} was decorated from, in its order: its fragments are keyed by these,
+     *                which the registry holds anyway, rather than by lease-decorated copies held for the keys alone
      */
-    Assembly listForm(WireFormat format, Application app, Detail detail) {
+    Assembly listForm(WireFormat format, Application app, Detail detail, InstanceInfo[] sources) {
         long now = millis.getAsLong();
         byte[] shell = shell(format, detail, app.name(), now);
         Assembly out = new Assembly(4 + 4 * app.instances().size());
-        application(out, format, detail, app, shell, Envelope.listFormStart(format),
-                Envelope.listFormEnd(format, shell.length), now);
+        application(out, format, detail, app, sources.length == app.instances().size() ? sources : null, shell,
+                Envelope.listFormStart(format), Envelope.listFormEnd(format, shell.length), now);
         sweepIfDue(now);
         return out.trimmed();
     }
@@ -95,7 +98,7 @@ public final class FragmentCodec {
         long now = millis.getAsLong();
         byte[] shell = shell(format, detail, app.name(), now);
         Assembly out = new Assembly(4 + 3 * app.instances().size());
-        application(out, format, detail, app, shell, 0, shell.length, now);
+        application(out, format, detail, app, null, shell, 0, shell.length, now);
         sweepIfDue(now);
         return out.toByteArray();
     }
@@ -108,19 +111,23 @@ public final class FragmentCodec {
     /**
      * One application: {@code shell[from, to)} is the encoding of the same application without instances, which
      * is split where its instances go (before the last {@code ]} in JSON, before the closing tag in XML).
+     *
+     * @param sources what the instances were decorated from, one each in order (equal apart from the lease), or null
      */
-    private void application(Assembly out, WireFormat format, Detail detail, Application app, byte[] shell, int from,
-                             int to, long now) {
+    private void application(Assembly out, WireFormat format, Detail detail, Application app, InstanceInfo[] sources,
+                             byte[] shell, int from, int to, long now) {
         int split = format == WireFormat.JSON ? lastIndexOf(shell, (byte) ']', to) : to - XML_APPLICATION_END.length;
         out.add(shell, from, split - from);
         Map<InstanceKey, Fragment> held = fragments.get(shape(format, detail));
         boolean first = true;
+        int n = 0;
         for (InstanceInfo i : app.instances()) {
             if (!first && format == WireFormat.JSON) {
                 out.comma();
             }
             first = false;
-            Fragment f = fragment(held, format, detail, i);
+            Fragment f = fragment(held, format, detail, sources == null ? i : sources[n]);
+            n++;
             f.lastUsed = now;
             out.add(f.beforeLease);
             if (detail == Detail.FULL) {

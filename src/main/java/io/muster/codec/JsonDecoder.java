@@ -167,7 +167,7 @@ final class JsonDecoder {
 
     private static PortInfo port(JsonParser p, JsonToken t, boolean enabledByDefault) throws IOException {
         if (t.isScalarValue()) {   // a bare number: tolerated, though Eureka's own decoder chokes on it
-            return new PortInfo(checkPort(asLong(p, t, 0)), enabledByDefault);
+            return PortInfo.of(checkPort(asLong(p, t, 0)), enabledByDefault);
         }
         expect(p, t, JsonToken.START_OBJECT, "a port object");
         long port = 0;
@@ -181,7 +181,7 @@ final class JsonDecoder {
                 default -> p.skipChildren();
             }
         }
-        return new PortInfo(checkPort(port), enabled);
+        return PortInfo.of(checkPort(port), enabled);
     }
 
     private static int checkPort(long port) {
@@ -208,7 +208,7 @@ final class JsonDecoder {
                 p.skipChildren();
             }
         }
-        return name == null ? null : new DataCenterInfo(name, metadata);
+        return name == null ? null : DataCenterInfo.of(name, metadata);
     }
 
     private static LeaseInfo lease(JsonParser p, JsonToken t) throws IOException {

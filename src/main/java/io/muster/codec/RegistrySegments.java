@@ -64,7 +64,8 @@ public final class RegistrySegments {
         for (AppsDocument.App app : document.apps()) {
             Segment s = kept.get(app.name());
             if (s == null || !app.sameSources(s.sources) || now - s.encodedAt > REENCODE_AFTER_MILLIS) {
-                s = new Segment(app.sources(), fragments.listForm(format, app.content().get(), detail), now);
+                s = new Segment(app.sources(), fragments.listForm(format, app.content().get(), detail, app.sources()),
+                        now);
             }
             next.put(app.name(), s);
             ordered[i++] = s;

@@ -150,7 +150,7 @@ final class XmlDecoder {
         if (port < 0 || port > 65535) {
             throw new WireFormatException("port out of range: " + port);
         }
-        return new PortInfo((int) port, enabled == null ? enabledByDefault : Boolean.parseBoolean(enabled.trim()));
+        return PortInfo.of((int) port, enabled == null ? enabledByDefault : Boolean.parseBoolean(enabled.trim()));
     }
 
     private static DataCenterInfo dataCenter(Node n) {
@@ -160,7 +160,7 @@ final class XmlDecoder {
         }
         String name = n.childText("name");
         Node metadata = n.child("metadata");
-        return name == null ? null : new DataCenterInfo(name, metadata == null ? Map.of() : map(metadata));
+        return name == null ? null : DataCenterInfo.of(name, metadata == null ? Map.of() : map(metadata));
     }
 
     private static LeaseInfo lease(Node n) {

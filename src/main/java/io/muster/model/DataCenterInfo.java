@@ -15,6 +15,12 @@ public record DataCenterInfo(String name, Map<String, String> metadata) {
                 : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
     }
 
+    /** {@link #MY_OWN} for a plain {@code MyOwn} (what nearly every non-AWS client sends), else a new one. */
+    public static DataCenterInfo of(String name, Map<String, String> metadata) {
+        return (metadata == null || metadata.isEmpty()) && MY_OWN.name.equals(name) ? MY_OWN
+                : new DataCenterInfo(name, metadata);
+    }
+
     public boolean isAmazon() {
         return "Amazon".equals(name);
     }

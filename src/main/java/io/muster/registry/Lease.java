@@ -30,8 +30,15 @@ public record Lease(InstanceInfo instance, Instant registeredAt, Instant lastRen
     }
 
     static Lease fresh(InstanceInfo instance, Instant now, Instant serviceUpAt, String admittedBy) {
-        return new Lease(instance, now, now, Duration.ofSeconds(instance.leaseInfo().durationInSecs()), serviceUpAt,
+        return new Lease(instance, now, now, duration(instance.leaseInfo().durationInSecs()), serviceUpAt,
                 NEVER_RENEWED, 0, admittedBy);
+    }
+
+    /** Eureka's default lease, which nearly every lease is: one object rather than one per lease. */
+    private static final Duration NINETY_SECONDS = Duration.ofSeconds(90);
+
+    private static Duration duration(long seconds) {
+        return seconds == 90 ? NINETY_SECONDS : Duration.ofSeconds(seconds);
     }
 
     /** Moves the expiry only: what a status update does (as in Eureka, it is not a heartbeat). */
