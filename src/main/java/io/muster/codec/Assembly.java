@@ -55,17 +55,32 @@ final class Assembly {
     /** Adds every range of {@code other}, in order (the ranges, not copies of their bytes). */
     Assembly addAll(Assembly other) {
         for (int i = 0; i < other.count; i++) {
-            add(other.arrays[i], other.offsets[i], other.lengths[i]);
+            add(other.arrays[i], other.offset(i), other.length(i));
         }
         return this;
     }
 
-    /** This assembly without spare capacity, to be kept and never added to again. */
+    /**
+     * This assembly without spare capacity, to be kept and never added to again; when every range is a whole array
+     * (as an application's list form is) only the arrays are kept.
+     */
     Assembly trimmed() {
         arrays = Arrays.copyOf(arrays, count);
-        offsets = Arrays.copyOf(offsets, count);
-        lengths = Arrays.copyOf(lengths, count);
+        boolean whole = true;
+        for (int i = 0; i < count && whole; i++) {
+            whole = offsets[i] == 0 && lengths[i] == arrays[i].length;
+        }
+        offsets = whole ? null : Arrays.copyOf(offsets, count);
+        lengths = whole ? null : Arrays.copyOf(lengths, count);
         return this;
+    }
+
+    private int offset(int i) {
+        return offsets == null ? 0 : offsets[i];
+    }
+
+    private int length(int i) {
+        return lengths == null ? arrays[i].length : lengths[i];
     }
 
     long size() {
@@ -75,14 +90,14 @@ final class Assembly {
     /** Gives the deflater each range in turn and lets {@code consume} take it all before the next one. */
     void deflate(java.util.zip.Deflater deflater, Runnable consume) {
         for (int i = 0; i < count; i++) {
-            deflater.setInput(arrays[i], offsets[i], lengths[i]);
+            deflater.setInput(arrays[i], offset(i), length(i));
             consume.run();
         }
     }
 
     void updateCrc(java.util.zip.CRC32 crc) {
         for (int i = 0; i < count; i++) {
-            crc.update(arrays[i], offsets[i], lengths[i]);
+            crc.update(arrays[i], offset(i), length(i));
         }
     }
 
@@ -92,8 +107,8 @@ final class Assembly {
         byte[] out = new byte[n];
         int at = n;
         for (int i = count - 1; i >= 0 && at > 0; i--) {
-            int take = Math.min(at, lengths[i]);
-            System.arraycopy(arrays[i], offsets[i] + lengths[i] - take, out, at - take, take);
+            int take = Math.min(at, length(i));
+            System.arraycopy(arrays[i], offset(i) + length(i) - take, out, at - take, take);
             at -= take;
         }
         return out;
@@ -106,8 +121,8 @@ final class Assembly {
         byte[] out = new byte[(int) size];
         int at = 0;
         for (int i = 0; i < count; i++) {
-            System.arraycopy(arrays[i], offsets[i], out, at, lengths[i]);
-            at += lengths[i];
+            System.arraycopy(arrays[i], offset(i), out, at, length(i));
+            at += length(i);
         }
         return out;
     }

@@ -6,6 +6,7 @@ import io.muster.model.InstanceInfo;
 import io.muster.model.LeaseInfo;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,6 +42,12 @@ public final class FragmentCodec {
             new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
     /** The encoding of each application without its instances, per shape, by app name: it frames the fragments. */
     private final List<Map<String, Fragment>> shells = List.of(new ConcurrentHashMap<>(),
+            new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+    /**
+     * The same in an application list's form, cut where the instances go (before them, after them), so that a kept
+     * segment is made of whole arrays only ({@link Assembly#trimmed}).
+     */
+    private final List<Map<String, Fragment>> listShells = List.of(new ConcurrentHashMap<>(),
             new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
     private volatile long lastSweep;
 
@@ -86,10 +93,18 @@ public final class FragmentCodec {
      */
     Assembly listForm(WireFormat format, Application app, Detail detail, InstanceInfo[] sources) {
         long now = millis.getAsLong();
-        byte[] shell = shell(format, detail, app.name(), now);
+        Fragment shell = listShells.get(shape(format, detail)).computeIfAbsent(app.name(), n -> {
+            byte[] whole = shell(format, detail, n, now);
+            int from = Envelope.listFormStart(format);
+            int to = Envelope.listFormEnd(format, whole.length);
+            int split = split(format, whole, to);
+            return new Fragment(Arrays.copyOfRange(whole, from, split), Arrays.copyOfRange(whole, split, to));
+        });
+        shell.lastUsed = now;
         Assembly out = new Assembly(4 + 4 * app.instances().size());
-        application(out, format, detail, app, sources.length == app.instances().size() ? sources : null, shell,
-                Envelope.listFormStart(format), Envelope.listFormEnd(format, shell.length), now);
+        out.add(shell.beforeLease);
+        instances(out, format, detail, app, sources.length == app.instances().size() ? sources : null, now);
+        out.add(shell.afterLease);
         sweepIfDue(now);
         return out.trimmed();
     }
@@ -116,8 +131,19 @@ public final class FragmentCodec {
      */
     private void application(Assembly out, WireFormat format, Detail detail, Application app, InstanceInfo[] sources,
                              byte[] shell, int from, int to, long now) {
-        int split = format == WireFormat.JSON ? lastIndexOf(shell, (byte) ']', to) : to - XML_APPLICATION_END.length;
+        int split = split(format, shell, to);
         out.add(shell, from, split - from);
+        instances(out, format, detail, app, sources, now);
+        out.add(shell, split, to - split);
+    }
+
+    private static int split(WireFormat format, byte[] shell, int to) {
+        return format == WireFormat.JSON ? lastIndexOf(shell, (byte) ']', to) : to - XML_APPLICATION_END.length;
+    }
+
+    /** The instances' fragments, comma-separated in JSON. */
+    private void instances(Assembly out, WireFormat format, Detail detail, Application app, InstanceInfo[] sources,
+                           long now) {
         Map<InstanceKey, Fragment> held = fragments.get(shape(format, detail));
         boolean first = true;
         int n = 0;
@@ -135,7 +161,6 @@ public final class FragmentCodec {
             }
             out.add(f.afterLease);
         }
-        out.add(shell, split, to - split);
     }
 
     private byte[] shell(WireFormat format, Detail detail, String name, long now) {
@@ -178,6 +203,9 @@ public final class FragmentCodec {
             held.values().removeIf(f -> f.lastUsed < since);
         }
         for (Map<String, Fragment> held : shells) {
+            held.values().removeIf(f -> f.lastUsed < since);
+        }
+        for (Map<String, Fragment> held : listShells) {
             held.values().removeIf(f -> f.lastUsed < since);
         }
     }

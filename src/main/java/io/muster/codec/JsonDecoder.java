@@ -236,7 +236,7 @@ final class JsonDecoder {
                 }
             }
         }
-        return new LeaseInfo(WireNames.toInt(v[0]), WireNames.toInt(v[1]), v[2], v[3], v[4], v[5]);
+        return LeaseInfo.of(WireNames.toInt(v[0]), WireNames.toInt(v[1]), v[2], v[3], v[4], v[5]);
     }
 
     private static Map<String, String> stringMap(JsonParser p, JsonToken t) throws IOException {

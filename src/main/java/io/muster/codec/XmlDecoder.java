@@ -169,7 +169,7 @@ final class XmlDecoder {
         if (duration != null && !duration.isBlank()) {
             WireNames.checkLeaseDuration(number(duration, 0));
         }
-        return new LeaseInfo(WireNames.toInt(number(n.childText("renewalIntervalInSecs"), 0)),
+        return LeaseInfo.of(WireNames.toInt(number(n.childText("renewalIntervalInSecs"), 0)),
                 WireNames.toInt(number(duration, 0)),
                 number(n.childText("registrationTimestamp"), 0),
                 number(renewal != null ? renewal : n.childText("renewalTimestamp"), 0),

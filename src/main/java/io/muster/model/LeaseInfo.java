@@ -14,6 +14,24 @@ public record LeaseInfo(int renewalIntervalInSecs, int durationInSecs, long regi
     public static final int DEFAULT_RENEWAL_INTERVAL_SECS = 30;
     public static final int DEFAULT_DURATION_SECS = 90;
     public static final LeaseInfo DEFAULT = new LeaseInfo(0, 0, 0, 0, 0, 0);
+    /** What Eureka and Spring Cloud clients register with: the defaults, no timestamps. */
+    private static final LeaseInfo CLIENT_DEFAULT = new LeaseInfo(DEFAULT_RENEWAL_INTERVAL_SECS,
+            DEFAULT_DURATION_SECS, 0, 0, 0, 0);
+
+    /** {@link #DEFAULT} or the usual client lease, shared, when it is one of them (a decoder's); else a new one. */
+    public static LeaseInfo of(int renewalIntervalInSecs, int durationInSecs, long registrationTimestamp,
+                               long lastRenewalTimestamp, long evictionTimestamp, long serviceUpTimestamp) {
+        if ((registrationTimestamp | lastRenewalTimestamp | evictionTimestamp | serviceUpTimestamp) == 0) {
+            if (renewalIntervalInSecs == 0 && durationInSecs == 0) {
+                return DEFAULT;
+            }
+            if (renewalIntervalInSecs == DEFAULT_RENEWAL_INTERVAL_SECS && durationInSecs == DEFAULT_DURATION_SECS) {
+                return CLIENT_DEFAULT;
+            }
+        }
+        return new LeaseInfo(renewalIntervalInSecs, durationInSecs, registrationTimestamp, lastRenewalTimestamp,
+                evictionTimestamp, serviceUpTimestamp);
+    }
 
     @Override
     public boolean equals(Object o) {
