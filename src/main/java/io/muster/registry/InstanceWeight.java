@@ -6,17 +6,19 @@ import java.util.Map;
 
 /**
  * What one registered instance is estimated to cost the heap: the registry's copy of it plus the payload bytes the
- * response cache keeps of it (its fragment in each wire form in use and its place in the full-registry and delta
- * segments: about four more copies of its text). Used to cap the registry by memory rather than by count, so a
- * registry of ordinary instances can grow to 100,000 and more on a 1 GB heap while one of maximum-size instances
- * stops long before the heap does. Calibrated against {@code RegistryMemoryTest}: an ordinary Spring Boot instance
- * weighs about 5 KB, a maximum-size one about 90 KB. Stateless.
+ * response cache keeps of it (its fragment in the wire form clients poll, which the full registry and the delta
+ * share, and their ranges and compressed forms). Used to cap the registry by memory rather than by count, so a
+ * registry of ordinary instances grows to a million in a 4 GB heap while one of maximum-size instances stops long
+ * before the heap does. Calibrated against {@code OrdinaryInstanceMemoryTest} (an ordinary Spring Cloud instance:
+ * about 2.2 KB measured, weighed about 2.4 KB) and {@code RegistryMemoryTest} (maximum-size instances). A second
+ * wire form in use (XML) costs its fragments on top, for as long as it is read; the heap headroom check of the
+ * response cache covers that. Stateless.
  */
 final class InstanceWeight {
-    /** Objects, arrays and map entries that every instance has whatever its text. */
-    private static final long FIXED = 2048;
-    /** The registry's copy plus the payload copies, per char of text (Latin-1 strings and UTF-8 payloads). */
-    private static final long PER_CHAR = 6;
+    /** Objects, arrays, map entries and the payloads' fixed field names that every instance has whatever its text. */
+    private static final long FIXED = 1500;
+    /** The registry's copy plus its JSON fragment, per char of text (Latin-1 strings and UTF-8 payloads), with room. */
+    private static final long PER_CHAR = 4;
 
     private InstanceWeight() {
     }
