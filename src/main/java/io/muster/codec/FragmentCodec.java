@@ -91,7 +91,7 @@ public final class FragmentCodec {
      * @param sources the instances {@code app} was decorated from, in its order: its fragments are keyed by these,
      *                which the registry holds anyway, rather than by lease-decorated copies held for the keys alone
      */
-    Assembly listForm(WireFormat format, Application app, Detail detail, InstanceInfo[] sources) {
+    ListForm listForm(WireFormat format, Application app, Detail detail, InstanceInfo[] sources) {
         long now = millis.getAsLong();
         Fragment shell = listShells.get(shape(format, detail)).computeIfAbsent(app.name(), n -> {
             byte[] whole = shell(format, detail, n, now);
@@ -102,11 +102,39 @@ public final class FragmentCodec {
         });
         shell.lastUsed = now;
         Assembly out = new Assembly(4 + 4 * app.instances().size());
+        Fragment[] used = new Fragment[app.instances().size() + 1];
+        used[0] = shell;
         out.add(shell.beforeLease);
-        instances(out, format, detail, app, sources.length == app.instances().size() ? sources : null, now);
+        instances(out, format, detail, app, sources.length == app.instances().size() ? sources : null, used, now);
         out.add(shell.afterLease);
         sweepIfDue(now);
-        return out.trimmed();
+        return new ListForm(out.trimmed(), used);
+    }
+
+    /**
+     * Marks a kept list form's fragments as in use, so that the sweep leaves them to the next encoding of their
+     * instances (by any shape of the wire form) instead of letting each shape encode a copy of its own: a kept
+     * application is not encoded again for as long as its instances do not change.
+     */
+    void keep(ListForm form) {
+        long now = millis.getAsLong();
+        for (Fragment f : form.used) {
+            f.lastUsed = now;
+        }
+    }
+
+    /**
+     * An application's list form as ranges of fragments ({@link #pieces}) and the fragments it was made of, which
+     * {@link #keep} marks as in use. Immutable once made; the fragments' last-use times are volatiles.
+     */
+    static final class ListForm {
+        final Assembly pieces;
+        private final Fragment[] used;
+
+        private ListForm(Assembly pieces, Fragment[] used) {
+            this.pieces = pieces;
+            this.used = used;
+        }
     }
 
     private byte[] single(WireFormat format, Application app, Detail detail) {
@@ -133,7 +161,7 @@ public final class FragmentCodec {
                              byte[] shell, int from, int to, long now) {
         int split = split(format, shell, to);
         out.add(shell, from, split - from);
-        instances(out, format, detail, app, sources, now);
+        instances(out, format, detail, app, sources, null, now);
         out.add(shell, split, to - split);
     }
 
@@ -141,9 +169,9 @@ public final class FragmentCodec {
         return format == WireFormat.JSON ? lastIndexOf(shell, (byte) ']', to) : to - XML_APPLICATION_END.length;
     }
 
-    /** The instances' fragments, comma-separated in JSON. */
+    /** The instances' fragments, comma-separated in JSON; each also into {@code used[1..]} unless that is null. */
     private void instances(Assembly out, WireFormat format, Detail detail, Application app, InstanceInfo[] sources,
-                           long now) {
+                           Fragment[] used, long now) {
         Map<InstanceKey, Fragment> held = fragments.get(shape(format, detail));
         boolean first = true;
         int n = 0;
@@ -154,6 +182,9 @@ public final class FragmentCodec {
             first = false;
             Fragment f = fragment(held, format, detail, sources == null ? i : sources[n]);
             n++;
+            if (used != null) {
+                used[n] = f;
+            }
             f.lastUsed = now;
             out.add(f.beforeLease);
             if (detail == Detail.FULL) {

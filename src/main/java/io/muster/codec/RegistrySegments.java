@@ -19,8 +19,9 @@ import java.util.zip.Deflater;
  * few dozen applications' worth (docs/benchmark.md).
  *
  * <p>Lease timestamps are written when an application is encoded, so in an unchanged application they are those
- * of its last encoding, at most {@value #REENCODE_AFTER_MILLIS} ms old at any rebuild, like Eureka's cached
- * payloads (whose renewal times are as old as the cache entry). Renewals never trigger a rebuild here or there.
+ * of its last encoding, {@value #REENCODE_AFTER_MILLIS} ms old or a little more (at most a tenth of the applications
+ * is re-encoded for age in one build), like Eureka's cached payloads (whose renewal times are as old as the cache
+ * entry). Renewals never trigger a rebuild here or there.
  *
  * <p>Memory: per shape in use (format, detail, full or delta) the ranges of every application's fragments (about
  * 50 bytes per instance; the fragments themselves are {@link FragmentCodec}'s, one copy per wire form), plus its
@@ -33,6 +34,13 @@ import java.util.zip.Deflater;
  */
 public final class RegistrySegments {
     static final long REENCODE_AFTER_MILLIS = 30_000;
+    /**
+     * Unchanged applications re-encoded for their lease timestamps' age alone, at most a tenth of the applications
+     * (and at least this many) per build: a registry registered in one burst turns old all at once, and at a million
+     * instances re-encoding and compressing all of it took one build 7 s, during which no change could be served.
+     */
+    static final int MIN_AGED_PER_BUILD = 64;
+    static final int AGED_SHARE_PER_BUILD = 10;
     static final long IDLE_SHAPE_MILLIS = 300_000;
     private final LongSupplier millis;
     /** Encodes a changed application from its instances' fragments: only changed instances are encoded anew. */
@@ -61,11 +69,16 @@ public final class RegistrySegments {
         Map<String, Segment> next = new HashMap<>(Math.max(16, document.apps().size() * 2));
         Segment[] ordered = new Segment[document.apps().size()];
         int i = 0;
+        int ageBudget = Math.max(MIN_AGED_PER_BUILD, document.apps().size() / AGED_SHARE_PER_BUILD);
         for (AppsDocument.App app : document.apps()) {
             Segment s = kept.get(app.name());
-            if (s == null || !app.sameSources(s.sources) || now - s.encodedAt > REENCODE_AFTER_MILLIS) {
+            boolean changed = s == null || !app.sameSources(s.sources);
+            if (changed || now - s.encodedAt > REENCODE_AFTER_MILLIS && ageBudget-- > 0) {
                 s = new Segment(app.sources(), fragments.listForm(format, app.content().get(), detail, app.sources()),
                         now);
+            } else if (now - s.keptAt >= FragmentCodec.SWEEP_MILLIS / 2) {
+                fragments.keep(s.form);   // its fragments stay shared with the other shapes until it changes
+                s.keptAt = now;
             }
             next.put(app.name(), s);
             ordered[i++] = s;
@@ -109,16 +122,21 @@ public final class RegistrySegments {
     static final class Segment {
         private static final AtomicLong NUMBERS = new AtomicLong();
         final InstanceInfo[] sources;
+        final FragmentCodec.ListForm form;
         final Assembly pieces;
         final long encodedAt;
+        /** When its fragments were last marked in use; written by rebuilds of its shape (a race only marks twice). */
+        volatile long keptAt;
         /** Names this segment in a later segment's compressed form without keeping it reachable from there. */
         private final long number = NUMBERS.incrementAndGet();
         private volatile Compressed compressed;
 
-        Segment(InstanceInfo[] sources, Assembly pieces, long encodedAt) {
+        Segment(InstanceInfo[] sources, FragmentCodec.ListForm form, long encodedAt) {
             this.sources = sources;
-            this.pieces = pieces;
+            this.form = form;
+            this.pieces = form.pieces;
             this.encodedAt = encodedAt;
+            this.keptAt = encodedAt;
         }
 
         long length() {

@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RegistrySegmentsTest {
     private final MutableClock clock = MutableClock.atEpochMillis(1_700_000_000_000L);
     private final InstanceRegistry registry = new InstanceRegistry(clock, Duration.ofMinutes(3));
-    private final RegistrySegments segments = new RegistrySegments(clock::millis, new FragmentCodec(clock::millis));
+    private final FragmentCodec codec = new FragmentCodec(clock::millis);
+    private final RegistrySegments segments = new RegistrySegments(clock::millis, codec);
 
     @Test
     void fullAndDeltaPayloadsMatchTheReferenceEncoderThroughChurn() throws IOException {
@@ -114,6 +115,65 @@ class RegistrySegmentsTest {
                     .getUsed());
         }
         return used;
+    }
+
+    /**
+     * An application kept unchanged keeps its instances' fragments through the sweeps (which drop only what no kept
+     * payload uses), so a shape built later, the delta after the full registry, uses the same fragments instead of
+     * encoding copies of its own: at a million instances a full build takes seconds and the shapes are built tens of
+     * seconds apart, longer than a sweep.
+     */
+    @Test
+    void fragmentsOfApplicationsKeptUnchangedOutliveSweepsAndAreSharedByAShapeBuiltLater() {
+        for (int n = 0; n < 100; n++) {
+            registry.register(Instances.up("APP-" + (n % 10), "i-" + n), Origin.CLIENT);
+        }
+        segments.encode(WireFormat.JSON, Detail.FULL, false, document(registry.views().groups()));
+        int made = codec.size();
+        assertThat(made).isEqualTo(100);
+        for (int step = 0; step < 4; step++) {
+            clock.advance(Duration.ofSeconds(5));
+            segments.encode(WireFormat.JSON, Detail.FULL, false, document(registry.views().groups()));
+            codec.sweep();
+        }
+        assertThat(codec.size()).as("20 s and two sweeps later").isEqualTo(made);
+        segments.encode(WireFormat.JSON, Detail.FULL, true, document(registry.views().groups()));
+        assertThat(codec.size()).as("the delta, built now, encodes nothing of its own").isEqualTo(made);
+        registry.cancel("APP-3", "i-3", Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(5));
+        segments.encode(WireFormat.JSON, Detail.FULL, false, document(registry.views().groups()));
+        clock.advance(Duration.ofSeconds(10));
+        segments.encode(WireFormat.JSON, Detail.FULL, false, document(registry.views().groups()));
+        codec.sweep();
+        clock.advance(Duration.ofSeconds(10));
+        codec.sweep();
+        assertThat(codec.size()).as("the cancelled instance's fragment goes").isEqualTo(made - 1);
+    }
+
+    /**
+     * Applications that turn old together (a registry registered in one burst) are re-encoded for age a tenth at a
+     * time, so one build never redoes the whole registry for lease timestamps alone; every one is refreshed within
+     * ten builds.
+     */
+    @Test
+    void applicationsThatTurnOldTogetherAreReEncodedATenthPerBuild() {
+        int apps = 1_000;
+        for (int n = 0; n < apps; n++) {
+            registry.register(Instances.up("APP-" + n, "i-" + n), Origin.CLIENT);
+        }
+        SegmentedDocument first = segments.encode(WireFormat.JSON, Detail.FULL, false,
+                document(registry.views().groups()));
+        clock.advance(Duration.ofSeconds(31));
+        SegmentedDocument previous = first;
+        for (int build = 1; build <= 10; build++) {
+            SegmentedDocument next = segments.encode(WireFormat.JSON, Detail.FULL, false,
+                    document(registry.views().groups()));
+            assertThat(apps - next.sharedSegmentsWith(previous)).as("re-encoded in build %d", build)
+                    .isEqualTo(apps / 10);
+            previous = next;
+            clock.advance(Duration.ofMillis(500));
+        }
+        assertThat(previous.sharedSegmentsWith(first)).as("all refreshed").isZero();
     }
 
     private void assertEveryShapeMatches() throws IOException {

@@ -1,0 +1,235 @@
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Fan-out, the figure Consul's benchmark gives: W watchers on one node, half of them change streams
+ * ({@code GET /api/changes?app=FANOUT}) and half blocking fetches ({@code GET /apps/delta?waitForChangeAfter=INDEX},
+ * re-armed with the index of each answer, as a long-polling client does); then C changes, one registration every
+ * {@code --gap-ms}, and for each change the time until every watcher has it (a stream event naming it, or a fetch
+ * answer whose delta holds it). Prints the last watcher's time per change (p50 / p99 / max over the changes), the
+ * per-watcher times (p50 / p99 over every watcher and change), the server's heap per open watcher after a full GC,
+ * and the load tool's own CPU (it shares the machine's cores with the server).
+ *
+ * <pre>
+ *   java bench/FanOut.java --url http://127.0.0.1:18941/eureka/ --pid PID [--watchers 10000] [--changes 20]
+ *        [--gap-ms 1000] [--clients 16]
+ * </pre>
+ * The server must allow W parked requests ({@code eureka.server.changes.maxOpen} and {@code maxOpenPerClient}: every
+ * watcher here comes from one address) and W connections (Tomcat's {@code maxConnections}, 8,192 by default:
+ * {@code MAX_CONNECTIONS=20000 bench/tomcat.sh}). Watchers are spread over {@code --clients} HTTP clients, each with
+ * its own selector thread, so the tool's parsing is not one thread's queue. Loopback only; bounded in count and time.
+ */
+public final class FanOut {
+    private static final String APP = "FANOUT";
+    private static final String MARKER = "\"instanceId\":\"f-";
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = new ConcurrentHashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            o.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        String url = o.getOrDefault("url", "http://127.0.0.1:18941/eureka/");
+        long pid = Long.parseLong(o.get("pid"));
+        int watchers = Integer.parseInt(o.getOrDefault("watchers", "10000"));
+        int changes = Integer.parseInt(o.getOrDefault("changes", "20"));
+        long gapMs = Long.parseLong(o.getOrDefault("gap-ms", "1000"));
+        int clientCount = Integer.parseInt(o.getOrDefault("clients", "16"));
+        int streams = watchers / 2;
+        int waiters = watchers - streams;
+
+        HttpClient writer = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        long heapBefore = heapAfterGc(pid);
+        List<HttpClient> clients = new ArrayList<>();
+        for (int i = 0; i < clientCount; i++) {
+            clients.add(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(20)).build());
+        }
+        long[] sentAt = new long[changes];
+        Arrays.fill(sentAt, Long.MAX_VALUE);
+        // seenAt[w * changes + n]: when watcher w first had change n (nanoTime), 0 until then
+        AtomicLongArray seenAt = new AtomicLongArray(watchers * changes);
+        AtomicLong failed = new AtomicLong();
+        CountDownLatch armed = new CountDownLatch(watchers);
+        AtomicInteger open = new AtomicInteger();
+        long toolCpu0 = cpuTicks(ProcessHandle.current().pid());
+
+        for (int w = 0; w < streams; w++) {
+            int me = w;
+            HttpRequest req = HttpRequest.newBuilder(URI.create(url + "api/changes?app=" + APP)).build();
+            clients.get(w % clientCount).sendAsync(req, HttpResponse.BodyHandlers.ofByteArrayConsumer(chunk ->
+                    chunk.ifPresent(bytes -> {
+                        long now = System.nanoTime();
+                        String text = new String(bytes, StandardCharsets.UTF_8);
+                        if (text.contains("retry:")) {
+                            open.incrementAndGet();
+                            armed.countDown();
+                        }
+                        seen(text, me, changes, seenAt, now);
+                    }))).whenComplete((r, e) -> {
+                        if (e != null || r.statusCode() != 200) {
+                            failed.incrementAndGet();
+                            armed.countDown();
+                        }
+                    });
+        }
+        String index = writer.send(HttpRequest.newBuilder(URI.create(url + "apps/delta"))
+                .header("Accept", "application/json").build(), HttpResponse.BodyHandlers.discarding())
+                .headers().firstValue("X-Muster-Index").orElseThrow();
+        AtomicInteger rearms = new AtomicInteger();
+        for (int w = streams; w < watchers; w++) {
+            new Waiter(clients.get(w % clientCount), url, w, changes, seenAt, failed, armed, open, rearms)
+                    .arm(index, true);
+        }
+        boolean allArmed = armed.await(180, TimeUnit.SECONDS);
+        Thread.sleep(2_000);   // the last fetches parked on the server, not only sent
+        long heapOpen = heapAfterGc(pid);
+        long cpu0 = cpuTicks(pid);
+
+        for (int n = 0; n < changes; n++) {
+            String id = "f-" + n;
+            String body = "{\"instance\":{\"instanceId\":\"" + id + "\",\"hostName\":\"h-" + n + "\",\"app\":\""
+                    + APP + "\",\"ipAddr\":\"10.0.0.1\",\"status\":\"UP\",\"port\":{\"$\":8080,\"@enabled\":\"true\"},"
+                    + "\"dataCenterInfo\":{\"@class\":\"com.netflix.appinfo.InstanceInfo$DefaultDataCenterInfo\","
+                    + "\"name\":\"MyOwn\"},\"leaseInfo\":{\"durationInSecs\":600},\"vipAddress\":\"fanout\"}}";
+            sentAt[n] = System.nanoTime();
+            writer.send(HttpRequest.newBuilder(URI.create(url + "apps/" + APP)).header("Content-Type",
+                    "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            Thread.sleep(gapMs);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline && missing(seenAt, watchers, changes) > 0) {
+            Thread.sleep(100);
+        }
+        long serverCpu = cpuTicks(pid) - cpu0;
+        long toolCpu = cpuTicks(ProcessHandle.current().pid()) - toolCpu0;
+
+        List<Long> lastPerChange = new ArrayList<>();
+        List<Long> all = new ArrayList<>();
+        long missed = 0;
+        for (int n = 0; n < changes; n++) {
+            long last = 0;
+            for (int w = 0; w < watchers; w++) {
+                long t = seenAt.get(w * changes + n);
+                if (t == 0) {
+                    missed++;
+                    continue;
+                }
+                long l = Math.max(0, t - sentAt[n]);
+                all.add(l);
+                last = Math.max(last, l);
+            }
+            lastPerChange.add(last);
+        }
+        lastPerChange.sort(null);
+        all.sort(null);
+        for (int n = 0; n < changes; n++) {
+            writer.send(HttpRequest.newBuilder(URI.create(url + "apps/" + APP + "/f-" + n)).DELETE().build(),
+                    HttpResponse.BodyHandlers.discarding());
+        }
+        double hz = 100.0;   // USER_HZ on Linux
+        String json = "{\"watchers\":" + watchers + ",\"streams\":" + streams + ",\"blocking_fetches\":" + waiters
+                + ",\"open\":" + open.get() + ",\"all_armed\":" + allArmed + ",\"failed\":" + failed.get()
+                + ",\"heap_before_mb\":" + heapBefore / 1024 / 1024 + ",\"heap_open_mb\":" + heapOpen / 1024 / 1024
+                + ",\"heap_per_watcher_kb\":" + Math.round((heapOpen - heapBefore) / 1024.0 / Math.max(1, open.get()))
+                + ",\"changes\":" + changes + ",\"deliveries\":" + all.size() + ",\"missed\":" + missed
+                + ",\"fetch_rearms\":" + rearms.get()
+                + ",\"last_watcher_p50_ms\":" + pct(lastPerChange, 0.50) + ",\"last_watcher_p99_ms\":"
+                + pct(lastPerChange, 0.99) + ",\"last_watcher_max_ms\":" + pct(lastPerChange, 1.0)
+                + ",\"watcher_p50_ms\":" + pct(all, 0.50) + ",\"watcher_p99_ms\":" + pct(all, 0.99)
+                + ",\"server_cpu_s\":" + serverCpu / hz + ",\"tool_cpu_s\":" + toolCpu / hz + "}";
+        System.out.println("RESULT " + json);
+        System.exit(0);
+    }
+
+    /** Records every change named in {@code text} as seen by watcher {@code w} at {@code now}, unless seen before. */
+    private static void seen(String text, int w, int changes, AtomicLongArray seenAt, long now) {
+        for (int at = text.indexOf(MARKER); at >= 0; at = text.indexOf(MARKER, at + 1)) {
+            int from = at + MARKER.length();
+            int end = text.indexOf('"', from);
+            int n = end > from ? Integer.parseInt(text.substring(from, end)) : -1;
+            if (n >= 0 && n < changes) {
+                seenAt.compareAndSet(w * changes + n, 0, now);
+            }
+        }
+    }
+
+    private static long missing(AtomicLongArray seenAt, int watchers, int changes) {
+        long n = 0;
+        for (int i = 0; i < watchers * changes; i++) {
+            n += seenAt.get(i) == 0 ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** A long-polling client: asks for the delta after the index it has, and again with each answer's index. */
+    private record Waiter(HttpClient client, String url, int w, int changes, AtomicLongArray seenAt,
+                          AtomicLong failed, CountDownLatch armed, AtomicInteger open, AtomicInteger rearms) {
+        void arm(String index, boolean first) {
+            HttpRequest req = HttpRequest.newBuilder(URI.create(url + "apps/delta?waitForChangeAfter=" + index
+                    + "&timeout=2m")).header("Accept", "application/json").timeout(Duration.ofMinutes(3)).build();
+            if (first) {
+                open.incrementAndGet();
+                armed.countDown();   // sent: the server parks it (a refusal would come back as 503 at once)
+            } else {
+                rearms.incrementAndGet();
+            }
+            client.sendAsync(req, HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> {
+                long now = System.nanoTime();
+                if (e != null || r.statusCode() != 200) {
+                    failed.incrementAndGet();
+                    return;
+                }
+                seen(r.body(), w, changes, seenAt, now);
+                arm(r.headers().firstValue("X-Muster-Index").orElse(index), false);
+            });
+        }
+    }
+
+    private static double pct(List<Long> sorted, double p) {
+        if (sorted.isEmpty()) {
+            return -1;
+        }
+        int i = (int) Math.min(sorted.size() - 1, Math.ceil(p * sorted.size()) - 1);
+        return Math.round(sorted.get(Math.max(0, i)) / 1e5) / 10.0;
+    }
+
+    /** Used heap after a full GC, in bytes, as jcmd reports it. */
+    private static long heapAfterGc(long pid) throws IOException, InterruptedException {
+        run("jcmd", Long.toString(pid), "GC.run");
+        Thread.sleep(1000);
+        String info = run("jcmd", Long.toString(pid), "GC.heap_info");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("total \\d+K, used (\\d+)K").matcher(info);
+        return m.find() ? Long.parseLong(m.group(1)) * 1024 : -1;
+    }
+
+    private static long cpuTicks(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);   // utime + stime
+    }
+
+    private static String run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        p.waitFor(60, TimeUnit.SECONDS);
+        return new String(out, StandardCharsets.UTF_8);
+    }
+}
