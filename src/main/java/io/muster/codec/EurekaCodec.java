@@ -35,6 +35,11 @@ public final class EurekaCodec {
         return format == WireFormat.JSON ? JsonDecoder.applications(body, now) : XmlDecoder.applications(body, now);
     }
 
+    /** A JSON {@code applications} document decoded as it is read, never held whole. */
+    public static Applications decodeApplications(java.io.InputStream json, long now) {
+        return JsonDecoder.applications(json, now);
+    }
+
     /**
      * Eureka's {@code /status} document.
      *

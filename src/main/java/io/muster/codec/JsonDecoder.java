@@ -60,23 +60,43 @@ final class JsonDecoder {
     }
 
     static Applications applications(byte[] body, long now) {
-        return parse(body, p -> {
-            expect(p, p.nextToken(), JsonToken.START_OBJECT, "a JSON object");
-            Applications result = null;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken t = p.nextToken();
-                if ("applications".equals(name) && t == JsonToken.START_OBJECT) {
-                    result = applicationsBody(p, now);
-                } else {
-                    p.skipChildren();
-                }
-            }
-            if (result == null) {
-                throw new WireFormatException("expected an \"applications\" object");
+        return parse(body, p -> applicationsDocument(p, now));
+    }
+
+    /**
+     * A registry read as it arrives (a peer's, at start-up: a million instances are a gigabyte of JSON, which no
+     * longer has to be held whole first). The parser itself refuses malformed UTF-8 there.
+     */
+    static Applications applications(java.io.InputStream body, long now) {
+        try (JsonParser p = FACTORY.createParser(body)) {
+            Applications result = applicationsDocument(p, now);
+            if (p.nextToken() != null) {
+                throw new WireFormatException("trailing content after the JSON value");
             }
             return result;
-        });
+        } catch (WireFormatException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw new WireFormatException("cannot parse the registry: " + e.getMessage(), e);
+        }
+    }
+
+    private static Applications applicationsDocument(JsonParser p, long now) throws IOException {
+        expect(p, p.nextToken(), JsonToken.START_OBJECT, "a JSON object");
+        Applications result = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken t = p.nextToken();
+            if ("applications".equals(name) && t == JsonToken.START_OBJECT) {
+                result = applicationsBody(p, now);
+            } else {
+                p.skipChildren();
+            }
+        }
+        if (result == null) {
+            throw new WireFormatException("expected an \"applications\" object");
+        }
+        return result;
     }
 
     static Applications applicationsBody(JsonParser p, long now) throws IOException {

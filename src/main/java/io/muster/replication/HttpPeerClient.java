@@ -2,7 +2,7 @@ package io.muster.replication;
 
 import io.muster.codec.EurekaCodec;
 import io.muster.codec.ReplicationBatchCodec;
-import io.muster.codec.WireFormat;
+import io.muster.codec.WireFormatException;
 import io.muster.model.Applications;
 import io.muster.model.ReplicationItem;
 import io.muster.model.ReplicationResult;
@@ -66,10 +66,49 @@ public final class HttpPeerClient implements PeerClient {
         return fetch("apps/delta");
     }
 
+    /**
+     * A registry (or delta) decoded as it arrives rather than read whole first: a million instances are about a
+     * gigabyte of JSON, 15 times the bound of other answers. Its text is bounded by half this node's heap instead,
+     * about two million ordinary instances on a 4 GB heap, more than such a heap holds.
+     */
     private Applications fetch(String path) throws IOException {
         HttpURLConnection c = open(path, "GET");
         c.setRequestProperty("Accept-Encoding", "gzip");
-        return EurekaCodec.decodeApplications(WireFormat.JSON, read(c), clock.millis());
+        try (InputStream in = bounded(body(c), Math.max(MAX_RESPONSE, Runtime.getRuntime().maxMemory() / 2))) {
+            return EurekaCodec.decodeApplications(in, clock.millis());
+        } catch (WireFormatException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;   // the link or the bound, not the peer's JSON
+            }
+            throw e;
+        }
+    }
+
+    private static InputStream bounded(InputStream in, long limit) {
+        return new java.io.FilterInputStream(in) {
+            private long read;
+
+            @Override
+            public int read() throws IOException {
+                int b = super.read();
+                count(b < 0 ? 0 : 1);
+                return b;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = super.read(b, off, len);
+                count(Math.max(0, n));
+                return n;
+            }
+
+            private void count(int n) throws IOException {
+                read += n;
+                if (read > limit) {
+                    throw new IOException("response larger than " + limit + " bytes");
+                }
+            }
+        };
     }
 
     @Override
@@ -131,14 +170,19 @@ public final class HttpPeerClient implements PeerClient {
         return c;
     }
 
-    private static byte[] read(HttpURLConnection c) throws IOException {
+    /** The body of a 2xx answer, inflated if gzipped; a {@link StatusException} for any other. */
+    private static InputStream body(HttpURLConnection c) throws IOException {
         int status = c.getResponseCode();
         if (status < 200 || status > 299) {
             drain(c.getErrorStream());
             throw new StatusException(status);
         }
         InputStream raw = c.getInputStream();
-        try (InputStream in = "gzip".equalsIgnoreCase(c.getContentEncoding()) ? new GZIPInputStream(raw) : raw) {
+        return "gzip".equalsIgnoreCase(c.getContentEncoding()) ? new GZIPInputStream(raw) : raw;
+    }
+
+    private static byte[] read(HttpURLConnection c) throws IOException {
+        try (InputStream in = body(c)) {
             byte[] bytes = in.readNBytes(MAX_RESPONSE + 1);
             if (bytes.length > MAX_RESPONSE) {
                 throw new IOException("response larger than " + MAX_RESPONSE + " bytes");
