@@ -14,6 +14,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -150,13 +151,9 @@ public final class RegistryFile {
      * sent to the peers). Returns how many.
      */
     public int restoreMissing(Duration window, Consumer<InstanceInfo> restoredHook) {
-        try {
-            byte[] bytes = dir.files().read(name);
-            if (bytes == null) {
-                return 0;
-            }
-            Instant now = clock.instant();
-            SnapshotFile.Content content = SnapshotFile.decode(bytes, node, now.toEpochMilli(), dir.key());
+        Instant now = clock.instant();
+        try (FileChannel in = dir.files().openForReading(name)) {
+            SnapshotFile.Content content = SnapshotFile.decode(in, node, now.toEpochMilli(), dir.key());
             if (Duration.between(content.savedAt(), now).compareTo(window) > 0) {
                 return 0;
             }
@@ -181,32 +178,33 @@ public final class RegistryFile {
     /** Restores the snapshot, if there is a usable one; returns how many instances came back. */
     public int restore() {
         Path file = path();
-        byte[] bytes;
-        try {
-            bytes = dir.files().read(name);
+        Instant now = clock.instant();
+        SnapshotFile.Content content;
+        try (FileChannel in = dir.files().openForReading(name)) {
+            content = SnapshotFile.decode(in, node, now.toEpochMilli(), dir.key());
+        } catch (NoSuchFileException e) {
+            LOG.info("Muster: no registry snapshot at " + file + "; starting empty");
+            return 0;
         } catch (UnsafeFileException e) {
             LOG.severe("Muster: refusing the registry snapshot " + file + " (" + e.getMessage() + "); starting empty");
             return 0;
-        } catch (IOException | RuntimeException e) {
+        } catch (UnusableSnapshotException e) {
+            LOG.warning("Muster: ignoring the registry snapshot " + file + ": " + e.getMessage()
+                    + "; starting empty");
+            return 0;
+        } catch (IOException e) {
             LOG.warning("Muster: registry snapshot " + file + " cannot be read (" + e + "); starting empty");
             return 0;
-        }
-        if (bytes == null) {
-            LOG.info("Muster: no registry snapshot at " + file + "; starting empty");
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Muster: ignoring the registry snapshot " + file + "; starting empty", e);
             return 0;
         }
-        Instant now = clock.instant();
         try {
-            SnapshotFile.Content content = SnapshotFile.decode(bytes, node, now.toEpochMilli(), dir.key());
             RestoreRules.Result r = RestoreRules.restore(content.applications(), registry, now);
             LOG.info("Muster: restored " + r.restored() + " instances from the registry snapshot saved "
                     + Duration.between(content.savedAt(), now).toSeconds() + " s ago (" + r.expired()
                     + " leases lapsed meanwhile, " + r.refused() + " refused by the registry's rules)");
             return r.restored();
-        } catch (UnusableSnapshotException e) {
-            LOG.warning("Muster: ignoring the registry snapshot " + file + ": " + e.getMessage()
-                    + "; starting empty");
-            return 0;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Muster: ignoring the registry snapshot " + file + "; starting empty", e);
             return 0;

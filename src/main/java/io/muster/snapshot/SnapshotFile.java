@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
@@ -84,7 +85,70 @@ public final class SnapshotFile {
      * @throws UnusableSnapshotException naming why the file cannot be used (never for a valid file of this node)
      */
     public static Content decode(byte[] file, String node, long now, IntegrityKey key) {
-        int eol = indexOf(file, (byte) '\n');
+        int eol = indexOf(file, (byte) '\n', Math.min(file.length, 4097));
+        Header h = readHeader(file, eol, file.length);
+        Mac mac = key.mac();
+        mac.update(file, h.start, (int) h.length);
+        h.check(mac, node);
+        return h.content(new java.io.ByteArrayInputStream(file, h.start, (int) h.length), node, now);
+    }
+
+    /**
+     * {@link #decode(byte[], String, long, IntegrityKey)} of a file read as it goes: its MAC is checked in one pass
+     * and its registry decoded in a second, so a snapshot of a million instances (about a gigabyte) is never held
+     * whole, nor twice.
+     */
+    public static Content decode(FileChannel file, String node, long now, IntegrityKey key) throws IOException {
+        ByteBuffer head = ByteBuffer.allocate(4097);
+        while (head.hasRemaining() && file.read(head, head.position()) > 0) {
+            // until the header's bound or the end
+        }
+        byte[] first = java.util.Arrays.copyOf(head.array(), head.position());
+        Header h = readHeader(first, indexOf(first, (byte) '\n', first.length), file.size());
+        Mac mac = key.mac();
+        ByteBuffer chunk = ByteBuffer.allocate(1 << 20);
+        for (long at = h.start; at < h.start + h.length; ) {
+            chunk.clear();
+            int n = file.read(chunk, at);
+            if (n < 0) {
+                throw new UnusableSnapshotException("partial: it ended while being read");
+            }
+            mac.update(chunk.array(), 0, (int) Math.min(n, h.start + h.length - at));
+            at += n;
+        }
+        h.check(mac, node);
+        file.position(h.start);
+        return h.content(new java.io.BufferedInputStream(java.nio.channels.Channels.newInputStream(file), 1 << 16),
+                node, now);
+    }
+
+    /** A header line checked against the file's size; the body starts at {@code start}. */
+    private record Header(String[] fields, long savedAt, long length, byte[] expected, int start) {
+
+        void check(Mac bodyMac, String node) {
+            if (!MessageDigest.isEqual(seal(bodyMac, fields[5], Instant.ofEpochMilli(savedAt), length), expected)) {
+                throw new UnusableSnapshotException("its integrity check fails: damaged, or not written in this"
+                        + " directory under its key (planted, or copied from another node)");
+            }
+            if (!fields[5].equals(node)) {
+                // after the MAC: the header's identity is what this directory's key signed, not a planted claim
+                throw new UnusableSnapshotException(SnapshotIdentity.isUnknownIdentity(fields[5])
+                        ? "written while the writer's identity was unknown (" + fields[5] + "): it may be any server's"
+                        + " on this machine"
+                        : "written by another server (" + fields[5] + "); this one is " + node);
+            }
+        }
+
+        Content content(java.io.InputStream body, String node, long now) {
+            try {
+                return new Content(Instant.ofEpochMilli(savedAt), node, EurekaCodec.decodeApplications(body, now));
+            } catch (RuntimeException e) {
+                throw new UnusableSnapshotException("unreadable registry: " + e.getMessage());
+            }
+        }
+    }
+
+    private static Header readHeader(byte[] file, int eol, long size) {
         if (eol < 0 || eol > 4096) {
             throw new UnusableSnapshotException("no header line");
         }
@@ -103,43 +167,24 @@ public final class SnapshotFile {
             throw new UnusableSnapshotException("a damaged header");
         }
         long savedAt;
-        int length;
+        long length;
         byte[] expected;
         try {
             savedAt = Long.parseLong(h[2]);
-            length = Integer.parseInt(h[3]);
+            length = Long.parseLong(h[3]);
             expected = HexFormat.of().parseHex(h[4]);
         } catch (IllegalArgumentException e) {
             throw new UnusableSnapshotException("a damaged header");
         }
         int start = eol + 1;
-        if (file.length - start != length) {
-            throw new UnusableSnapshotException("partial: " + (file.length - start) + " of " + length + " bytes");
+        if (size - start != length) {
+            throw new UnusableSnapshotException("partial: " + (size - start) + " of " + length + " bytes");
         }
-        Mac mac = key.mac();
-        mac.update(file, start, length);
-        if (!MessageDigest.isEqual(seal(mac, h[5], Instant.ofEpochMilli(savedAt), length), expected)) {
-            throw new UnusableSnapshotException("its integrity check fails: damaged, or not written in this"
-                    + " directory under its key (planted, or copied from another node)");
-        }
-        if (!h[5].equals(node)) {
-            // after the MAC: the header's identity is what this directory's key signed, not a planted claim
-            throw new UnusableSnapshotException(SnapshotIdentity.isUnknownIdentity(h[5])
-                    ? "written while the writer's identity was unknown (" + h[5] + "): it may be any server's on"
-                    + " this machine"
-                    : "written by another server (" + h[5] + "); this one is " + node);
-        }
-        byte[] body = java.util.Arrays.copyOfRange(file, start, file.length);
-        try {
-            return new Content(Instant.ofEpochMilli(savedAt), node,
-                    EurekaCodec.decodeApplications(WireFormat.JSON, body, now));
-        } catch (RuntimeException e) {
-            throw new UnusableSnapshotException("unreadable registry: " + e.getMessage());
-        }
+        return new Header(h, savedAt, length, expected, start);
     }
 
-    private static int indexOf(byte[] bytes, byte b) {
-        for (int i = 0; i < bytes.length; i++) {
+    private static int indexOf(byte[] bytes, byte b, int within) {
+        for (int i = 0; i < within; i++) {
             if (bytes[i] == b) {
                 return i;
             }
