@@ -56,7 +56,7 @@ tomcat_start() {
     CATALINA_OPTS="${HEAP:--Xms256m -Xmx1g} ${MUSTER_OPTS:-}" "$home/bin/catalina.sh" run > "$base/logs/console.log" 2>&1 &
   tomcat_pid=$!
   tomcat_base="$base"
-  for _ in $(seq 1 240); do
+  for _ in $(seq 1 "${TOMCAT_WAIT_POLLS:-240}"); do   # every 0.5 s
     if [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/eureka/health/ready")" = 200 ]; then
       return 0
     fi
