@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <pre>
  * java bench/LoadTool.java SCENARIO --url http://127.0.0.1:8761/eureka/ [options]
- *   register     --instances N --apps A --concurrency C
+ *   register     --instances N --apps A --concurrency C [--lease SECONDS, default 90]
  *   renew        --instances N --apps A --seconds D --concurrency C     (registers first if --setup)
  *   fetch        --seconds D --concurrency C --kind full|gzip|delta|ceiling|metrics|floor  (floor: GET --path, default
  *                /floor.txt on the same host and port: a static file, the container's floor) [--label L]
@@ -107,8 +107,9 @@ public final class LoadTool {
     private void register() throws Exception {
         int n = integer("instances", 10_000);
         int apps = integer("apps", 500);
+        int lease = integer("lease", 90);
         Phase p = run("register", n, integer("concurrency", 16), Long.MAX_VALUE,
-                i -> post("apps/" + app(i % apps), body(app(i % apps), id(i), "UP", 90, 30)), 204);
+                i -> post("apps/" + app(i % apps), body(app(i % apps), id(i), "UP", lease, 30)), 204);
         p.report(result, "register");
     }
 

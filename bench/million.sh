@@ -63,25 +63,35 @@ ready_in() {   # seconds (0.1 s resolution) until $1health/ready answers 200
 result() { grep '^RESULT' | sed 's/^RESULT //'; }
 field() { python3 -c "import json,sys; print(json.loads(sys.argv[1]).get(sys.argv[2], ''))" "$1" "$2"; }
 
-echo "# $n instances on one node, Tomcat, heap $heap ($(date -u +%F))" > "$report"
+{ echo "# $n instances on one node, Tomcat, heap $heap ($(date -u +%F))"; echo; echo "| step | figure |"
+  echo "|---|---|"; } > "$report"
 HEAP="$heap" MUSTER_OPTS="$opts" tomcat_start target/eureka.war "$port" "$base"
 pid=$tomcat_pid
 idle=$(heap_mb "$pid")
 echo "registering $n instances in $apps apps ..."
+# leases of 30 minutes: the heartbeats below reach only part of the instances, and the restore counts live leases
 reg=$(java bench/LoadTool.java register --instances "$n" --apps "$apps" --concurrency 16 --ids spring --url "$url" \
-  --pid "$pid" | result)
+  --lease 1800 --pid "$pid" | result)
+row() { echo "| $1 | $2 |" >> "$report"; echo "$1: $2"; }
+row registration "$(field "$reg" register_per_second)/s, p50 $(field "$reg" register_p50_ms) ms, p99 $(field "$reg" register_p99_ms) ms, $(field "$reg" register_server_cpu_us_per_request) µs server CPU each, $(field "$reg" register_errors) errors"
 listed=$(wait_listed "$url")
+row "full registry served with all $n, after the last registration" "${listed} s"
 sleep 5
 used=$(heap_mb "$pid")
 per=$(( (used - idle) * 1024 * 1024 / n ))
+row "heap after GC: idle / with $n" "${idle} MB / ${used} MB: **${per} bytes per instance**"
 echo "renewing ..."
 renew=$(java bench/LoadTool.java renew --instances "$n" --apps "$apps" --concurrency 16 --ids spring --seconds 20 \
   --url "$url" --pid "$pid" | result)
+row "heartbeats flat out (16 connections)" "$(field "$renew" renew_per_second)/s, p50 $(field "$renew" renew_p50_ms) ms, p99 $(field "$renew" renew_p99_ms) ms, $(field "$renew" renew_server_cpu_us_per_request) µs CPU each"
 paced=$(java bench/LoadTool.java renew --instances "$n" --apps "$apps" --concurrency 16 --ids spring --seconds 20 \
   --rate "$rate" --label renew_paced --url "$url" --pid "$pid" | result)
+row "heartbeats at $rate/s" "p50 $(field "$paced" renew_paced_p50_ms) ms, p99 $(field "$paced" renew_paced_p99_ms) ms, $(field "$paced" renew_paced_server_cpu_us_per_request) µs CPU each"
 echo "fetching ..."
 full=$(java bench/LoadTool.java fetch --kind gzip --concurrency 2 --seconds 15 --url "$url" --pid "$pid" | result)
+row "gzip full fetch (2 clients)" "$(field "$full" fetch_gzip_per_second)/s, p99 $(field "$full" fetch_gzip_p99_ms) ms, $(field "$full" fetch_gzip_bytes_per_response) bytes, $(field "$full" fetch_gzip_server_cpu_us_per_request) µs CPU each"
 delta=$(java bench/LoadTool.java fetch --kind delta --concurrency 2 --seconds 15 --url "$url" --pid "$pid" | result)
+row "gzip delta fetch (2 clients)" "$(field "$delta" fetch_delta_per_second)/s, p99 $(field "$delta" fetch_delta_p99_ms) ms, $(field "$delta" fetch_delta_bytes_per_response) bytes, $(field "$delta" fetch_delta_server_cpu_us_per_request) µs CPU each"
 
 echo "a second node syncs from the first ..."
 t_sync0=$SECONDS
@@ -92,6 +102,7 @@ wait_listed "http://127.0.0.1:$port2/eureka/" > /dev/null
 synced=$((SECONDS - t_sync0))
 pid2=$(pgrep -f "catalina.base=$base2" | head -1 || true)
 used2=$([ -n "$pid2" ] && heap_mb "$pid2" || echo "?")
+row "a second node started with the first as its peer: serving all $n" "${synced} s after its start; heap after GC ${used2} MB"
 [ -n "$pid2" ] && kill "$pid2"
 
 echo "snapshot: clean stop and restart of the first node ..."
@@ -101,6 +112,7 @@ kill -TERM "$pid"
 while kill -0 "$pid" 2> /dev/null; do sleep 0.1; done
 stopped=$(echo "$(date +%s.%N) - $t0" | bc | xargs printf '%.1f')
 snap_mb=$([ -n "$snap" ] && du -m "$snap" | cut -f1 || echo "?")
+row "clean stop of the first node (SIGTERM, the snapshot written)" "${stopped} s; snapshot ${snap_mb} MB"
 home="$(tomcat_home)"
 CATALINA_HOME="$home" CATALINA_BASE="$base" CATALINA_PID="" JAVA_OPTS="" CATALINA_OPTS="$heap $opts" \
   "$home/bin/catalina.sh" run > "$base/logs/console-restart.log" 2>&1 &
@@ -108,23 +120,9 @@ pid=$!
 t_restart0=$SECONDS
 ready=$(ready_in "$url")
 restored=$(grep -h "restored .* instances from the registry snapshot" "$base"/logs/*.log | tail -1 | sed 's/.*Muster: //')
+row "restore, as logged" "$restored"
 wait_listed "$url" > /dev/null
 relisted=$((SECONDS - t_restart0))
+row "restart: ready / full registry with all $n" "${ready} s / ${relisted} s after the start"
 
-{
-  echo
-  echo "| step | figure |"
-  echo "|---|---|"
-  echo "| registration | $(field "$reg" register_per_second)/s, p50 $(field "$reg" register_p50_ms) ms, p99 $(field "$reg" register_p99_ms) ms, $(field "$reg" register_server_cpu_us_per_request) µs server CPU each, $(field "$reg" register_errors) errors |"
-  echo "| full registry served with all $n, after the last registration | ${listed} s |"
-  echo "| heap after GC: idle / with $n | ${idle} MB / ${used} MB: **${per} bytes per instance** |"
-  echo "| heartbeats flat out (16 connections) | $(field "$renew" renew_per_second)/s, p50 $(field "$renew" renew_p50_ms) ms, p99 $(field "$renew" renew_p99_ms) ms, $(field "$renew" renew_server_cpu_us_per_request) µs CPU each |"
-  echo "| heartbeats at $rate/s | p50 $(field "$paced" renew_paced_p50_ms) ms, p99 $(field "$paced" renew_paced_p99_ms) ms, $(field "$paced" renew_paced_server_cpu_us_per_request) µs CPU each |"
-  echo "| gzip full fetch (2 clients) | $(field "$full" fetch_gzip_per_second)/s, p99 $(field "$full" fetch_gzip_p99_ms) ms, $(field "$full" fetch_gzip_bytes_per_response) bytes, $(field "$full" fetch_gzip_server_cpu_us_per_request) µs CPU each |"
-  echo "| gzip delta fetch (2 clients) | $(field "$delta" fetch_delta_per_second)/s, p99 $(field "$delta" fetch_delta_p99_ms) ms, $(field "$delta" fetch_delta_bytes_per_response) bytes, $(field "$delta" fetch_delta_server_cpu_us_per_request) µs CPU each |"
-  echo "| a second node started with the first as its peer: serving all $n | ${synced} s after its start; heap after GC ${used2} MB |"
-  echo "| clean stop of the first node (SIGTERM, the snapshot written) | ${stopped} s; snapshot ${snap_mb} MB |"
-  echo "| restart: ready / full registry with all $n | ${ready} s / ${relisted} s after the start |"
-  echo "| restore, as logged | ${restored} |"
-} >> "$report"
-cat "$report"
+echo "report: $report"

@@ -35,6 +35,17 @@ public final class ClusterDigest {
         return out;
     }
 
+    /** {@link #of(Applications)} of the registry's groups, the instances as held (a digest reads no lease). */
+    public static Map<String, String> of(io.muster.registry.AppGroups groups) {
+        Map<String, String> out = new TreeMap<>();
+        for (io.muster.registry.AppGroups.Group g : groups.groups()) {
+            if (g.sources().length > 0) {
+                out.put(g.app(), hash(java.util.Arrays.asList(g.sources())));
+            }
+        }
+        return out;
+    }
+
     static String hash(List<InstanceInfo> instances) {
         List<InstanceInfo> sorted = new ArrayList<>(instances);
         sorted.sort(Comparator.comparing(InstanceInfo::id));
