@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <pre>
  *   java bench/FanOut.java --url http://127.0.0.1:18941/eureka/ --pid PID [--watchers 10000] [--changes 20]
- *        [--gap-ms 1000] [--clients 16]
+ *        [--gap-ms 1000] [--clients 16] [--fetchers N (of the watchers, blocking fetches; default half)]
  * </pre>
  * The server must allow W parked requests ({@code eureka.server.changes.maxOpen} and {@code maxOpenPerClient}: every
  * watcher here comes from one address) and W connections (Tomcat's {@code maxConnections}, 8,192 by default:
@@ -51,8 +51,8 @@ public final class FanOut {
         int changes = Integer.parseInt(o.getOrDefault("changes", "20"));
         long gapMs = Long.parseLong(o.getOrDefault("gap-ms", "1000"));
         int clientCount = Integer.parseInt(o.getOrDefault("clients", "16"));
-        int streams = watchers / 2;
-        int waiters = watchers - streams;
+        int waiters = Integer.parseInt(o.getOrDefault("fetchers", Integer.toString(watchers / 2)));
+        int streams = watchers - waiters;
 
         HttpClient writer = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         long heapBefore = heapAfterGc(pid);
