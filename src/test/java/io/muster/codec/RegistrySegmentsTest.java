@@ -1,5 +1,6 @@
 package io.muster.codec;
 
+import io.muster.testing.Heap;
 import io.muster.model.InstanceStatus;
 import io.muster.registry.AppGroups;
 import io.muster.registry.InstanceRegistry;
@@ -95,10 +96,10 @@ class RegistrySegmentsTest {
         AppGroups groups = registry.views().groups();
         SegmentedDocument full = segments.encode(WireFormat.JSON, Detail.FULL, false, document(groups));
         full.gzip();
-        long before = usedHeapAfterGc();
+        long before = Heap.usedAfterGc();
         SegmentedDocument second = segments.encode(WireFormat.JSON, Detail.FULL, true, document(groups));
         second.gzip();
-        long kept = usedHeapAfterGc() - before;
+        long kept = Heap.usedAfterGc() - before;
         long text = second.length();
         System.out.printf("a second shape of %d instances (%d bytes of text) keeps %d bytes, %d per instance%n",
                 instances, text, kept, kept / instances);
@@ -107,15 +108,6 @@ class RegistrySegmentsTest {
         assertThat(second.sharedSegmentsWith(full)).isZero();   // both reachable until measured
     }
 
-    private static long usedHeapAfterGc() {
-        long used = Long.MAX_VALUE;
-        for (int i = 0; i < 4; i++) {
-            System.gc();
-            used = Math.min(used, java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage()
-                    .getUsed());
-        }
-        return used;
-    }
 
     /**
      * An application kept unchanged keeps its instances' fragments through the sweeps (which drop only what no kept

@@ -1,5 +1,6 @@
 package io.muster.registry;
 
+import io.muster.testing.Heap;
 import io.muster.cache.CacheKey;
 import io.muster.cache.ResponseCache;
 import io.muster.codec.EurekaCodec;
@@ -9,7 +10,6 @@ import io.muster.model.InstanceInfo;
 import io.muster.testing.MutableClock;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
@@ -29,7 +29,7 @@ class OrdinaryInstanceMemoryTest {
     @Test
     void anOrdinaryInstanceWithTheKeptPayloadsCostsNoMoreThanItsWeightOrAMillionthOfFourGigabytesCapped() {
         MutableClock clock = MutableClock.atEpochMillis(1_700_000_000_000L);
-        long before = usedHeapAfterGc();
+        long before = Heap.usedAfterGc();
         InstanceRegistry registry = new InstanceRegistry(clock, Duration.ofMinutes(3));
         ResponseCache cache = new ResponseCache(registry,
                 new ResponseCacheConfig(true, Duration.ofMillis(500), Duration.ofSeconds(180), 100), clock);
@@ -44,7 +44,7 @@ class OrdinaryInstanceMemoryTest {
         for (CacheKey key : ResponseCache.CLIENT_DEFAULTS) {
             assertThat(cache.gzipped(key, cache.get(key)).length).isGreaterThan(INSTANCES * 20);
         }
-        long perInstance = (usedHeapAfterGc() - before) / INSTANCES;
+        long perInstance = (Heap.usedAfterGc() - before) / INSTANCES;
         long weight = InstanceWeight.of(sample);
         System.out.printf("an ordinary instance: %d bytes of heap with the kept payloads, weighed %d by the cap%n",
                 perInstance, weight);
@@ -74,12 +74,4 @@ class OrdinaryInstanceMemoryTest {
                 + "\"lastDirtyTimestamp\":\"1700000000000\"}}";
     }
 
-    private static long usedHeapAfterGc() {
-        long used = Long.MAX_VALUE;
-        for (int i = 0; i < 4; i++) {
-            System.gc();
-            used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-        }
-        return used;
-    }
 }

@@ -1,5 +1,6 @@
 package io.muster.registry;
 
+import io.muster.testing.Heap;
 import io.muster.config.ServerConfig.LimitsConfig;
 import io.muster.model.DataCenterInfo;
 import io.muster.model.InstanceInfo;
@@ -7,7 +8,6 @@ import io.muster.model.LeaseInfo;
 import io.muster.model.PortInfo;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -28,7 +28,7 @@ class RegistryMemoryTest {
 
     @Test
     void maximumSizeRegistrationsUpToTheCapStayWithinTheStatedHeap() {
-        long baseline = usedHeapAfterGc();
+        long baseline = Heap.usedAfterGc();
         InstanceRegistry registry = new InstanceRegistry(Clock.systemUTC(), Duration.ofMinutes(3),
                 new LimitsConfig(D.maxFieldLength(), D.maxUrlLength(), D.maxMetadataEntries(), D.maxMetadataBytes(),
                         D.minLeaseDurationSeconds(), D.maxLeaseDurationSeconds(), CAP, CAP));
@@ -45,7 +45,7 @@ class RegistryMemoryTest {
         assertThat(n).isEqualTo(CAP);
         assertThatThrownBy(() -> registry.register(biggest(CAP + 1).toBuilder().hostName("x".repeat(257)).build(),
                 Origin.CLIENT)).as("the instance really is at the limit").isInstanceOf(InvalidInstanceException.class);
-        long retained = usedHeapAfterGc() - baseline;
+        long retained = Heap.usedAfterGc() - baseline;
         System.out.printf("%d maximum-size instances: %.1f MB retained, %.1f KB each%n", n, retained / 1e6,
                 retained / 1024.0 / n);
         assertThat(retained).as("retained bytes").isLessThan(BUDGET_PER_INSTANCE * CAP);
@@ -89,12 +89,4 @@ class RegistryMemoryTest {
         return sb.substring(0, length);
     }
 
-    private static long usedHeapAfterGc() {
-        long used = Long.MAX_VALUE;
-        for (int i = 0; i < 4; i++) {
-            System.gc();
-            used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-        }
-        return used;
-    }
 }
