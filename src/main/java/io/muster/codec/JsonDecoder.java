@@ -68,17 +68,7 @@ final class JsonDecoder {
      * longer has to be held whole first). The parser itself refuses malformed UTF-8 there.
      */
     static Applications applications(java.io.InputStream body, long now) {
-        try (JsonParser p = FACTORY.createParser(body)) {
-            Applications result = applicationsDocument(p, now);
-            if (p.nextToken() != null) {
-                throw new WireFormatException("trailing content after the JSON value");
-            }
-            return result;
-        } catch (WireFormatException e) {
-            throw e;
-        } catch (IOException | RuntimeException e) {
-            throw new WireFormatException("cannot parse the registry: " + e.getMessage(), e);
-        }
+        return parse(() -> FACTORY.createParser(body), p -> applicationsDocument(p, now));
     }
 
     private static Applications applicationsDocument(JsonParser p, long now) throws IOException {
@@ -360,7 +350,16 @@ final class JsonDecoder {
         if (bad >= 0) {
             throw new WireFormatException("cannot parse request body: not valid UTF-8 at byte " + bad);
         }
-        try (JsonParser p = FACTORY.createParser(body)) {
+        return parse(() -> FACTORY.createParser(body), reader);
+    }
+
+    /** Opens the parser of one document (bytes held, or a stream read as it arrives). */
+    private interface Source {
+        JsonParser open() throws IOException;
+    }
+
+    private static <T> T parse(Source source, Body<T> reader) {
+        try (JsonParser p = source.open()) {
             T result = reader.read(p);
             if (p.nextToken() != null) {
                 throw new WireFormatException("trailing content after the JSON value");

@@ -123,7 +123,6 @@ public final class RegistrySegments {
         private static final AtomicLong NUMBERS = new AtomicLong();
         final InstanceInfo[] sources;
         final FragmentCodec.ListForm form;
-        final Assembly pieces;
         final long encodedAt;
         /** When its fragments were last marked in use; written by rebuilds of its shape (a race only marks twice). */
         volatile long keptAt;
@@ -134,13 +133,12 @@ public final class RegistrySegments {
         Segment(InstanceInfo[] sources, FragmentCodec.ListForm form, long encodedAt) {
             this.sources = sources;
             this.form = form;
-            this.pieces = form.pieces;
             this.encodedAt = encodedAt;
             this.keptAt = encodedAt;
         }
 
         long length() {
-            return pieces.size();
+            return form.pieces.size();
         }
 
         /** Compressed after {@code before} (the segment preceding it, or null) with {@code separator} in front. */
@@ -150,8 +148,8 @@ public final class RegistrySegments {
             if (c != null && c.before == beforeNumber && c.separator == separator) {
                 return c.part;
             }
-            byte[] dictionary = before == null ? null : before.pieces.tail(GzipParts.WINDOW);
-            GzipParts.Part part = GzipParts.part(deflater, dictionary, separator, pieces, false);
+            byte[] dictionary = before == null ? null : before.form.pieces.tail(GzipParts.WINDOW);
+            GzipParts.Part part = GzipParts.part(deflater, dictionary, separator, form.pieces, false);
             compressed = new Compressed(beforeNumber, separator, part);
             return part;
         }

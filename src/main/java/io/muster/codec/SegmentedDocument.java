@@ -51,7 +51,7 @@ public final class SegmentedDocument {
             if (i > 0) {
                 out.add(envelope.separator());
             }
-            out.addAll(segments[i].pieces);
+            out.addAll(segments[i].form.pieces);
         }
         out.add(envelope.tail());
         return out.toByteArray();
