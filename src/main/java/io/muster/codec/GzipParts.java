@@ -16,10 +16,13 @@ import java.util.zip.Deflater;
  */
 public final class GzipParts {
     /**
-     * The default level: under churn every changed application is compressed twice (itself and the one after it,
-     * whose dictionary it is) on every rebuild, and level 9 doubles that cost for about 5 % fewer bytes.
+     * zlib's level 3, not its default 6: under churn every changed application is compressed twice (itself and the
+     * one after it, whose dictionary it is) on every rebuild, about once a second, while a full registry is fetched
+     * rarely (deltas are what clients poll). On a 10,000-instance registry (9.5 MB of JSON, 20 KB segments) level
+     * 3 took 33 ms for 4.9 % of the JSON, level 6 71 ms for 4.2 %, level 1 30 ms for 5.4 %: half the CPU of every
+     * rebuild for 16 % more bytes per full fetch.
      */
-    static final int LEVEL = Deflater.DEFAULT_COMPRESSION;
+    static final int LEVEL = 3;
     static final byte[] NO_BYTES = {};
     static final int WINDOW = 32 * 1024;
     private static final byte[] HEADER = {0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, 0};

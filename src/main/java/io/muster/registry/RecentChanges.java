@@ -21,8 +21,30 @@ import java.util.function.Consumer;
  * <p>Thread safety: none of its own; the registry calls it only while holding its change lock.
  */
 final class RecentChanges {
-    /** A change and the instance as it was right after it (a removed instance as it was when removed). */
-    record Entry(Instant at, InstanceInfo state) {
+    /**
+     * A change and the instance as it was right after it (a removed instance as it was when removed). Only the
+     * newest entry of an instance is ever read; one a later change of the same instance superseded stays in the
+     * queue for its time only and lets go of its state, so that a fleet re-registering keeps one instance per
+     * instance in the window, not one per registration (it used to pin every decoded copy for three minutes, the
+     * bulk of the old generation the collector marks under churn).
+     */
+    static final class Entry {
+        private final Instant at;
+        private InstanceInfo state;
+
+        Entry(Instant at, InstanceInfo state) {
+            this.at = at;
+            this.state = state;
+        }
+
+        Instant at() {
+            return at;
+        }
+
+        /** The instance after this change; null once a later change of it superseded this one. */
+        InstanceInfo state() {
+            return state;
+        }
     }
 
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
@@ -44,7 +66,10 @@ final class RecentChanges {
         Entry e = new Entry(at, state);
         entries.addLast(e);
         LinkedHashMap<String, Entry> latest = latestByApp.computeIfAbsent(state.app(), a -> new LinkedHashMap<>());
-        latest.remove(state.id());   // so that it moves to the end
+        Entry superseded = latest.remove(state.id());   // so that the new one goes to the end
+        if (superseded != null) {
+            superseded.state = null;
+        }
         latest.put(state.id(), e);
         changedApps.add(state.app());
     }
@@ -55,6 +80,10 @@ final class RecentChanges {
         int dropped = 0;
         while (!entries.isEmpty() && entries.peekFirst().at().isBefore(cutoff)) {
             Entry e = entries.removeFirst();
+            dropped++;
+            if (e.state() == null) {
+                continue;   // superseded: the newest entry of its instance is later in the queue
+            }
             String app = e.state().app();
             LinkedHashMap<String, Entry> latest = latestByApp.get(app);
             // unless a later change of the same instance is still in the window
@@ -64,7 +93,6 @@ final class RecentChanges {
                     latestByApp.remove(app);
                 }
             }
-            dropped++;
         }
         return dropped;
     }
