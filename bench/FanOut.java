@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code --gap-ms}, and for each change the time until every watcher has it (a stream event naming it, or a fetch
  * answer whose delta holds it). Prints the last watcher's time per change (p50 / p99 / max over the changes), the
  * per-watcher times (p50 / p99 over every watcher and change), the server's heap per open watcher after a full GC,
- * and the load tool's own CPU (it shares the machine's cores with the server).
+ * and the load tool's own CPU (it shares the machine's cores with the server). Streams are read by JDK HttpClients;
+ * blocking fetches, which are answered and re-armed thousands at a time on every change, by a plain-socket client
+ * on two selector threads that asks for gzip as Eureka clients do ({@link LongPollers}).
  *
  * <pre>
  *   java bench/FanOut.java --url http://127.0.0.1:18941/eureka/ --pid PID [--watchers 10000] [--changes 20]
@@ -93,9 +95,17 @@ public final class FanOut {
                 .header("Accept", "application/json").build(), HttpResponse.BodyHandlers.discarding())
                 .headers().firstValue("X-Muster-Index").orElseThrow();
         AtomicInteger rearms = new AtomicInteger();
-        for (int w = streams; w < watchers; w++) {
-            new Waiter(clients.get(w % clientCount), url, w, changes, seenAt, failed, armed, open, rearms)
-                    .arm(index, true);
+        URI base = URI.create(url);
+        List<LongPollers> pollers = new ArrayList<>();
+        for (int t = 0; t < POLLER_THREADS; t++) {
+            LongPollers lp = new LongPollers(base, changes, seenAt, failed, rearms);
+            for (int w = streams + t; w < watchers; w += POLLER_THREADS) {
+                lp.add(w, index);
+                open.incrementAndGet();
+                armed.countDown();   // sent: the server parks it (a refusal would come back as 503 at once)
+            }
+            pollers.add(lp);
+            lp.start();
         }
         boolean allArmed = armed.await(180, TimeUnit.SECONDS);
         Thread.sleep(2_000);   // the last fetches parked on the server, not only sent
@@ -179,27 +189,200 @@ public final class FanOut {
         return n;
     }
 
-    /** A long-polling client: asks for the delta after the index it has, and again with each answer's index. */
-    private record Waiter(HttpClient client, String url, int w, int changes, AtomicLongArray seenAt,
-                          AtomicLong failed, CountDownLatch armed, AtomicInteger open, AtomicInteger rearms) {
-        void arm(String index, boolean first) {
-            HttpRequest req = HttpRequest.newBuilder(URI.create(url + "apps/delta?waitForChangeAfter=" + index
-                    + "&timeout=2m")).header("Accept", "application/json").timeout(Duration.ofMinutes(3)).build();
-            if (first) {
-                open.incrementAndGet();
-                armed.countDown();   // sent: the server parks it (a refusal would come back as 503 at once)
-            } else {
-                rearms.incrementAndGet();
-            }
-            client.sendAsync(req, HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> {
-                long now = System.nanoTime();
-                if (e != null || r.statusCode() != 200) {
-                    failed.incrementAndGet();
-                    return;
+    /** Selector threads the blocking fetches are spread over. */
+    private static final int POLLER_THREADS = 2;
+
+    /**
+     * Long-polling clients on one selector thread, written on plain sockets: each asks for the gzip delta after the
+     * index it has ({@code Accept-Encoding: gzip}, as Eureka clients ask), and again on the same connection with each
+     * answer's {@code X-Muster-Index}. A JDK HttpClient per request cost this tool twice the server's CPU on the
+     * shared cores (5,000 answers and re-arms per change), which then measured the tool, not the server.
+     */
+    private static final class LongPollers extends Thread {
+        private final java.nio.channels.Selector selector;
+        private final URI base;
+        private final int changes;
+        private final AtomicLongArray seenAt;
+        private final AtomicLong failed;
+        private final AtomicInteger rearms;
+
+        LongPollers(URI base, int changes, AtomicLongArray seenAt, AtomicLong failed, AtomicInteger rearms)
+                throws IOException {
+            super("long-pollers");
+            setDaemon(true);
+            this.selector = java.nio.channels.Selector.open();
+            this.base = base;
+            this.changes = changes;
+            this.seenAt = seenAt;
+            this.failed = failed;
+            this.rearms = rearms;
+        }
+
+        void add(int w, String index) throws IOException {
+            var ch = java.nio.channels.SocketChannel.open(new java.net.InetSocketAddress(base.getHost(),
+                    base.getPort()));
+            ch.configureBlocking(false);
+            Poll p = new Poll(w, ch);
+            p.request(base, index);
+            ch.register(selector, java.nio.channels.SelectionKey.OP_WRITE, p);
+        }
+
+        @Override
+        public void run() {
+            try {
+                while (!isInterrupted()) {
+                    selector.select(1000);
+                    for (var it = selector.selectedKeys().iterator(); it.hasNext(); ) {
+                        var key = it.next();
+                        it.remove();
+                        Poll p = (Poll) key.attachment();
+                        try {
+                            if (key.isWritable()) {
+                                p.channel.write(p.out);
+                                if (!p.out.hasRemaining()) {
+                                    key.interestOps(java.nio.channels.SelectionKey.OP_READ);
+                                }
+                            } else if (key.isReadable() && p.read() ) {
+                                long now = System.nanoTime();
+                                if (p.status != 200) {
+                                    failed.incrementAndGet();
+                                    key.cancel();
+                                    p.channel.close();
+                                    continue;
+                                }
+                                seen(p.bodyText(), p.w, changes, seenAt, now);
+                                rearms.incrementAndGet();
+                                p.request(base, p.index);
+                                p.channel.write(p.out);
+                                key.interestOps(p.out.hasRemaining() ? java.nio.channels.SelectionKey.OP_WRITE
+                                        : java.nio.channels.SelectionKey.OP_READ);
+                            }
+                        } catch (IOException e) {
+                            failed.incrementAndGet();
+                            key.cancel();
+                            p.channel.close();
+                        }
+                    }
                 }
-                seen(r.body(), w, changes, seenAt, now);
-                arm(r.headers().firstValue("X-Muster-Index").orElse(index), false);
-            });
+            } catch (IOException e) {
+                failed.incrementAndGet();
+            }
+        }
+    }
+
+    /** One long-polling connection: its request, and the answer read so far (Content-Length or chunked). */
+    private static final class Poll {
+        final int w;
+        final java.nio.channels.SocketChannel channel;
+        java.nio.ByteBuffer out;
+        final java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(64 * 1024);
+        java.io.ByteArrayOutputStream raw = new java.io.ByteArrayOutputStream();
+        String index;
+        int status;
+
+        Poll(int w, java.nio.channels.SocketChannel channel) {
+            this.w = w;
+            this.channel = channel;
+        }
+
+        void request(URI base, String after) {
+            index = after;
+            raw.reset();
+            String path = base.getPath() + "apps/delta?waitForChangeAfter=" + after + "&timeout=2m";
+            out = java.nio.ByteBuffer.wrap(("GET " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":"
+                    + base.getPort() + "\r\nAccept: application/json\r\nAccept-Encoding: gzip\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+        }
+
+        /** Reads what arrived; true once a whole answer is in (then {@link #status} and the body are set). */
+        boolean read() throws IOException {
+            int n;
+            while ((n = channel.read(in)) > 0) {
+                raw.write(in.array(), 0, in.position());
+                in.clear();
+            }
+            if (n < 0) {
+                throw new IOException("closed by the server");
+            }
+            return complete();
+        }
+
+        private byte[] body;
+
+        private boolean complete() {
+            byte[] b = raw.toByteArray();
+            int headEnd = indexOf(b, "\r\n\r\n".getBytes(StandardCharsets.US_ASCII), 0);
+            if (headEnd < 0) {
+                return false;
+            }
+            String head = new String(b, 0, headEnd, StandardCharsets.ISO_8859_1);
+            String lower = head.toLowerCase(java.util.Locale.ROOT);
+            int from = headEnd + 4;
+            byte[] payload;
+            int cl = lower.indexOf("\r\ncontent-length:");
+            if (cl >= 0) {
+                int len = Integer.parseInt(head.substring(cl + 17, head.indexOf("\r\n", cl + 2) < 0 ? head.length()
+                        : head.indexOf("\r\n", cl + 2)).trim());
+                if (b.length - from < len) {
+                    return false;
+                }
+                payload = Arrays.copyOfRange(b, from, from + len);
+            } else if (lower.contains("\r\ntransfer-encoding: chunked")) {
+                java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+                int at = from;
+                while (true) {
+                    int eol = indexOf(b, "\r\n".getBytes(StandardCharsets.US_ASCII), at);
+                    if (eol < 0) {
+                        return false;
+                    }
+                    int size = Integer.parseInt(new String(b, at, eol - at, StandardCharsets.US_ASCII).split(";")[0]
+                            .trim(), 16);
+                    if (b.length < eol + 2 + size + 2) {
+                        return false;
+                    }
+                    if (size == 0) {
+                        break;
+                    }
+                    body.write(b, eol + 2, size);
+                    at = eol + 2 + size + 2;
+                }
+                payload = body.toByteArray();
+            } else {
+                payload = new byte[0];
+            }
+            status = Integer.parseInt(head.substring(9, 12));
+            int ix = lower.indexOf("\r\nx-muster-index:");
+            if (ix >= 0) {
+                int eol = head.indexOf("\r\n", ix + 2);
+                index = head.substring(ix + 17, eol < 0 ? head.length() : eol).trim();
+            }
+            body = lower.contains("\r\ncontent-encoding: gzip") ? gunzip(payload) : payload;
+            return true;
+        }
+
+        String bodyText() {
+            return new String(body, StandardCharsets.ISO_8859_1);
+        }
+
+        private static byte[] gunzip(byte[] gz) {
+            try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gz))) {
+                return in.readAllBytes();
+            } catch (IOException e) {
+                return new byte[0];
+            }
+        }
+
+        private static int indexOf(byte[] b, byte[] what, int from) {
+            outer:
+            for (int i = from; i <= b.length - what.length; i++) {
+                for (int j = 0; j < what.length; j++) {
+                    if (b[i + j] != what[j]) {
+                        continue outer;
+                    }
+                }
+                return i;
+            }
+            return -1;
         }
     }
 

@@ -28,12 +28,15 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <pre>
  * java bench/LoadTool.java SCENARIO --url http://127.0.0.1:8761/eureka/ [options]
- *   register     --instances N --apps A --concurrency C [--lease SECONDS, default 90]
+ *   register     --instances N --apps A --concurrency C [--lease SECONDS, default 90] [--from F: instances F..F+N-1]
  *   renew        --instances N --apps A --seconds D --concurrency C     (registers first if --setup)
  *   fetch        --seconds D --concurrency C --kind full|gzip|delta|ceiling|metrics|floor  (floor: GET --path, default
  *                /floor.txt on the same host and port: a static file, the container's floor) [--label L]
  *   mixed        --instances N --apps A --renew-every R --fetchers F --fetch-every S --churn K --seconds D [--label L]
- *   propagation  --peer URL --trials T --admin USER:PW                   (change on --url, watch --url and --peer)
+ *                [--from F: instances F..F+N-1] [--no-setup: they are registered already]
+ *   propagation  --peer URL --trials T --admin USER:PW                   (change on --url, watch --url and --peer;
+ *                [--watch instance]: poll the instance's own URL instead of the full registry, which at a million
+ *                instances is a gigabyte: the replication lag alone, without the payload refresh)
  *   evict        --instances N --apps A --dead-fraction F --lease L --seconds D
  * common: --pid PID (server process: CPU per request from /proc/PID/stat), --json-out FILE,
  *         --ids bench|spring (instance ids: bench-host-7:bench:8007, or Spring-style 10.0.0.7:bench-app-7:8080),
@@ -108,8 +111,11 @@ public final class LoadTool {
         int n = integer("instances", 10_000);
         int apps = integer("apps", 500);
         int lease = integer("lease", 90);
-        Phase p = run("register", n, integer("concurrency", 16), Long.MAX_VALUE,
-                i -> post("apps/" + app(i % apps), body(app(i % apps), id(i), "UP", lease, 30)), 204);
+        int from = integer("from", 0);
+        Phase p = run("register", n, integer("concurrency", 16), Long.MAX_VALUE, k -> {
+            int i = from + k;
+            return post("apps/" + app(i % apps), body(app(i % apps), id(i), "UP", lease, 30));
+        }, 204);
         p.report(result, "register");
     }
 
@@ -165,7 +171,13 @@ public final class LoadTool {
         double fetchEvery = Double.parseDouble(opts.getOrDefault("fetch-every", "30"));
         double churn = Double.parseDouble(opts.getOrDefault("churn", "10"));
         long seconds = integer("seconds", 30);
-        run("setup", n, 16, Long.MAX_VALUE, i -> post("apps/" + app(i % apps), body(app(i % apps), id(i), "UP", 90, 30)), 204);
+        int from = integer("from", 0);   // instances from..from+n-1 (the ones another run registered on this node)
+        if (!opts.containsKey("no-setup")) {
+            run("setup", n, 16, Long.MAX_VALUE, j -> {
+                int i = from + j;
+                return post("apps/" + app(i % apps), body(app(i % apps), id(i), "UP", 90, 30));
+            }, 204);
+        }
         Rate renews = new Rate(n / renewEvery);
         Rate deltas = new Rate(fetchers / fetchEvery);
         Rate changes = new Rate(churn);
@@ -184,7 +196,7 @@ public final class LoadTool {
                 while (System.nanoTime() < end) {
                     try {
                         if (changes.take()) {
-                            int k = ThreadLocalRandom.current().nextInt(n);
+                            int k = from + ThreadLocalRandom.current().nextInt(n);
                             String status = ThreadLocalRandom.current().nextBoolean() ? "UP" : "DOWN";
                             time(churnLat, churnErrors, 204, () -> post("apps/" + app(k % apps),
                                     body(app(k % apps), id(k), status, 90, 30)));
@@ -192,7 +204,7 @@ public final class LoadTool {
                             time(deltaLat, deltaErrors, 200, () -> send(HttpRequest.newBuilder(uri("apps/delta"))
                                     .header("Accept", "application/json").header("Accept-Encoding", "gzip").GET()));
                         } else if (renews.take()) {
-                            int k = Math.floorMod(cursor.getAndIncrement(), n);
+                            int k = from + Math.floorMod(cursor.getAndIncrement(), n);
                             time(renewLat, renewErrors, 200, () -> send(HttpRequest.newBuilder(
                                     uri("apps/" + app(k % apps) + "/" + pathId(k) + "?status=UP&lastDirtyTimestamp=1000"))
                                     .PUT(HttpRequest.BodyPublishers.noBody())));
@@ -264,6 +276,9 @@ public final class LoadTool {
 
     private long awaitVisible(String node, String id, String expect, long t0) throws Exception {
         long deadline = t0 + TimeUnit.SECONDS.toNanos(integer("max-wait", 60));
+        if ("instance".equals(opts.get("watch"))) {
+            return awaitInstance(node, id, expect, t0, deadline);
+        }
         while (System.nanoTime() < deadline) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(node + "apps/"))
                     .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofString());
@@ -276,6 +291,22 @@ public final class LoadTool {
                 return System.nanoTime() - t0;
             }
             Thread.sleep(20);
+        }
+        return TimeUnit.SECONDS.toNanos(integer("max-wait", 60));
+    }
+
+    /** {@link #awaitVisible} through GET apps/PROPAGATION/ID: registered (200), the status, or gone (404). */
+    private long awaitInstance(String node, String id, String expect, long t0, long deadline) throws Exception {
+        URI uri = URI.create(node + "apps/PROPAGATION/" + id);
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).header("Accept", "application/json").GET()
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            boolean visible = expect == null ? r.statusCode() == 404
+                    : r.statusCode() == 200 && (expect.startsWith("\"") || r.body().contains("\"" + expect + "\""));
+            if (visible) {
+                return System.nanoTime() - t0;
+            }
+            Thread.sleep(5);
         }
         return TimeUnit.SECONDS.toNanos(integer("max-wait", 60));
     }

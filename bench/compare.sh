@@ -3,7 +3,7 @@
 # scenarios, alternating. Muster runs as its WAR on a real Tomcat 10.1 (bench/tomcat.sh) by default, or on
 # embedded Payara (the `mvn -Prun` server) with TARGET=payara. Writes target/bench/report.md and prints it.
 #
-#   bench/compare.sh                 # Tomcat, about 8 minutes
+#   bench/compare.sh                 # Tomcat, about 12 minutes
 #   TARGET=payara bench/compare.sh   # embedded Payara instead
 #   WAR=/path/to/eureka.war bench/compare.sh           # another build of Muster (default target/eureka.war)
 #   bench/compare.sh --with-evict    # adds the eviction scenario (several more minutes)
@@ -26,6 +26,11 @@ heap="${HEAP:--Xms256m -Xmx1g}"
 n="${INSTANCES:-10000}"
 apps="${APPS:-500}"
 ids="${IDS:-spring}"
+# registration and churn are short phases whose CPU per request moves with where a collection or a compilation
+# lands: each runs ROUNDS times back to back on each server and the report keeps each one's quietest run; both
+# servers first register the whole set WARM_REGISTERS times (both JITs settle only after several rounds)
+ROUNDS="${ROUNDS:-3}"
+WARM_REGISTERS="${WARM_REGISTERS:-6}"
 target="${TARGET:-tomcat}"
 mport="${MUSTER_PORT:-18931}"
 aport="${ANCHOR_PORT:-18932}"
@@ -106,6 +111,12 @@ both() {   # both TAG ARGS... : the same scenario against each server, Muster fi
   lt muster "$mport" "$mpid" "$@"
   lt anchor "$aport" "$apid" "$@"
 }
+rounds() {   # rounds TAG ARGS... : as both, ROUNDS times back to back on each server; the report keeps the quietest
+  wanted "$1" || return 0
+  shift
+  for _ in $(seq "$ROUNDS"); do lt muster "$mport" "$mpid" "$@"; done
+  for _ in $(seq "$ROUNDS"); do lt anchor "$aport" "$apid" "$@"; done
+}
 warm() {   # warm PORT ARGS... : load whose figures are thrown away
   local port=$1; shift
   java bench/LoadTool.java "$@" --ids "$ids" --url "http://127.0.0.1:$port/eureka/" > /dev/null 2>>"$out/loadtool.err"
@@ -114,7 +125,7 @@ warm() {   # warm PORT ARGS... : load whose figures are thrown away
 memory muster "$mpid" idle
 memory anchor "$apid" idle
 echo "warming up both servers the same way (JIT)..."
-for _ in 1 2; do
+for _ in $(seq "$WARM_REGISTERS"); do
   warm "$mport" register --instances "$n" --apps "$apps" --concurrency 16
   warm "$aport" register --instances "$n" --apps "$apps" --concurrency 16
 done
@@ -138,7 +149,7 @@ if wanted mixed; then   # the churn paths (delta rebuilds under registrations) g
 fi
 
 echo "measuring..."
-both register register --instances "$n" --apps "$apps" --concurrency 16
+rounds register register --instances "$n" --apps "$apps" --concurrency 16
 memory muster "$mpid" after_10k
 memory anchor "$apid" after_10k
 both renew renew --instances "$n" --apps "$apps" --seconds 20 --concurrency 16
@@ -153,7 +164,7 @@ if wanted floor && [ "$target" != payara ]; then
   both renew-paced renew --instances "$n" --apps "$apps" --seconds 20 --concurrency 16 --rate "$(( n / 3 ))" --label renew_paced
 fi
 wanted ceiling && lt muster "$mport" "$mpid" fetch --kind ceiling --seconds 15 --concurrency 16
-both mixed mixed --instances "$n" --apps "$apps" --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --seconds 30 --concurrency 16
+rounds mixed mixed --instances "$n" --apps "$apps" --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --seconds 30 --concurrency 16
 both propagation propagation --trials "${TRIALS:-3}" --max-wait 60 --admin "$admin"
 if named big; then   # 100,000 instances, renewals every 30 s, 200 delta pollers, 2 %/min churn: right after its burst
   for side in muster anchor; do

@@ -23,6 +23,15 @@ public record AppsDocument(long version, String appsHashCode, List<App> apps) {
         apps = List.copyOf(apps);
     }
 
+    /** Instances in all applications together. */
+    long instances() {
+        long n = 0;
+        for (App app : apps) {
+            n += app.sources().length;
+        }
+        return n;
+    }
+
     /**
      * @param name    the application's name, what an encoding is kept under
      * @param sources the instance objects the application is built from; never changed after construction

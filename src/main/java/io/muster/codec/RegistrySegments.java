@@ -21,7 +21,9 @@ import java.util.zip.Deflater;
  * <p>Lease timestamps are written when an application is encoded, so in an unchanged application they are those
  * of its last encoding, {@value #REENCODE_AFTER_MILLIS} ms old or a little more (at most a tenth of the applications
  * is re-encoded for age in one build), like Eureka's cached payloads (whose renewal times are as old as the cache
- * entry). Renewals never trigger a rebuild here or there.
+ * entry). Renewals never trigger a rebuild here or there. Above {@value #REENCODE_SCALE_INSTANCES} instances the age
+ * grows with the registry, up to {@value #MAX_REENCODE_AFTER_MILLIS} ms at {@value #MAX_REENCODE_INSTANCES}
+ * (see {@link #reencodeAfterMillis}).
  *
  * <p>Memory: per shape in use (format, detail, full or delta) the ranges of every application's fragments (about
  * 50 bytes per instance; the fragments themselves are {@link FragmentCodec}'s, one copy per wire form), plus its
@@ -34,6 +36,18 @@ import java.util.zip.Deflater;
  */
 public final class RegistrySegments {
     static final long REENCODE_AFTER_MILLIS = 30_000;
+    /**
+     * Re-encoding for age alone costs in proportion to the registry: at a million instances, a re-encode and a
+     * recompression of 1 GB of JSON every 30 s took about half a core of each node, for timestamps no client acts
+     * on. Eureka's own payloads carry renewal times up to 180 s old (its read-write cache's expiry) plus the 30 s of
+     * its read-only copy; the age here grows linearly from {@value #REENCODE_AFTER_MILLIS} ms at
+     * {@value #REENCODE_SCALE_INSTANCES} instances to {@value #MAX_REENCODE_AFTER_MILLIS} ms at
+     * {@value #MAX_REENCODE_INSTANCES}, so that up to there the work per second stays that of a 100,000-instance
+     * registry (a million re-encodes 5,600 instances a second instead of 33,000).
+     */
+    static final long MAX_REENCODE_AFTER_MILLIS = 180_000;
+    static final int REENCODE_SCALE_INSTANCES = 100_000;
+    static final int MAX_REENCODE_INSTANCES = 600_000;
     /**
      * Unchanged applications re-encoded for their lease timestamps' age alone, at most a tenth of the applications
      * (and at least this many) per build: a registry registered in one burst turns old all at once, and at a million
@@ -70,10 +84,11 @@ public final class RegistrySegments {
         Segment[] ordered = new Segment[document.apps().size()];
         int i = 0;
         int ageBudget = Math.max(MIN_AGED_PER_BUILD, document.apps().size() / AGED_SHARE_PER_BUILD);
+        long maxAge = reencodeAfterMillis(document.instances());
         for (AppsDocument.App app : document.apps()) {
             Segment s = kept.get(app.name());
             boolean changed = s == null || !app.sameSources(s.sources);
-            if (changed || now - s.encodedAt > REENCODE_AFTER_MILLIS && ageBudget-- > 0) {
+            if (changed || now - s.encodedAt > maxAge && ageBudget-- > 0) {
                 s = new Segment(app.sources(), fragments.listForm(format, app.content().get(), detail, app.sources()),
                         now);
             } else if (now - s.keptAt >= FragmentCodec.SWEEP_MILLIS / 2) {
@@ -86,6 +101,17 @@ public final class RegistrySegments {
         shapes.set(index, new Shape(next, now));
         dropIdle(now);
         return new SegmentedDocument(Envelope.of(format, document.version(), document.appsHashCode(), detail), ordered);
+    }
+
+    /** How old an unchanged application's encoding may grow in a document of this many instances. */
+    static long reencodeAfterMillis(long instances) {
+        if (instances <= REENCODE_SCALE_INSTANCES) {
+            return REENCODE_AFTER_MILLIS;
+        }
+        long span = MAX_REENCODE_INSTANCES - REENCODE_SCALE_INSTANCES;
+        long extra = (MAX_REENCODE_AFTER_MILLIS - REENCODE_AFTER_MILLIS)
+                * Math.min(span, instances - REENCODE_SCALE_INSTANCES) / span;
+        return REENCODE_AFTER_MILLIS + extra;
     }
 
     /** Applications held, all shapes together (for tests). */

@@ -92,7 +92,10 @@ public final class FrontDoor implements Filter {
         }
         String method = req.getMethod();
         String path = normalizedPath(req);
-        Route route = Route.withRootHint(dashboard.classify(method, path), req.getContextPath(), path);
+        Route route = dashboard.classify(method, path);
+        if (route.endpoint() == null) {   // Tomcat works the context path out of the URI anew on every call
+            route = Route.withRootHint(route, req.getContextPath(), path);
+        }
         try {
             serve(route, method, req, rsp);
         } catch (RuntimeException | ServletException e) {

@@ -168,6 +168,24 @@ class RegistrySegmentsTest {
         assertThat(previous.sharedSegmentsWith(first)).as("all refreshed").isZero();
     }
 
+    /**
+     * Up to 100,000 instances an unchanged application is re-encoded for age after 30 s; beyond, the age grows with
+     * the registry to Eureka's 180 s at 600,000, so that a million instances do not cost half a core for
+     * timestamps alone.
+     */
+    @Test
+    void largerRegistriesAreReEncodedForAgeLessOften() {
+        assertThat(RegistrySegments.reencodeAfterMillis(0)).isEqualTo(30_000);
+        assertThat(RegistrySegments.reencodeAfterMillis(100_000)).isEqualTo(30_000);
+        assertThat(RegistrySegments.reencodeAfterMillis(350_000)).isEqualTo(105_000);
+        assertThat(RegistrySegments.reencodeAfterMillis(600_000)).isEqualTo(180_000);
+        assertThat(RegistrySegments.reencodeAfterMillis(1_000_000)).isEqualTo(180_000);
+        for (long n = 100_000; n <= 1_000_000; n += 50_000) {
+            assertThat(n * 1000 / RegistrySegments.reencodeAfterMillis(n)).as("instances re-encoded a second at %d", n)
+                    .isLessThanOrEqualTo(1_000_000 * 1000 / 180_000);
+        }
+    }
+
     private void assertEveryShapeMatches() throws IOException {
         for (WireFormat f : WireFormat.values()) {
             for (Detail d : Detail.values()) {
