@@ -399,13 +399,14 @@ public final class LoadTool {
                     }
                     long s = System.nanoTime();
                     try {
-                        if (call.call(i) == expect) {
+                        int status = call.call(i);
+                        if (status == expect) {
                             p.ok.increment();
                         } else {
-                            p.errors.increment();
+                            p.error(Integer.toString(status));
                         }
                     } catch (Exception e) {
-                        p.errors.increment();
+                        p.error(e.getClass().getSimpleName());
                     }
                     p.latencies.add(System.nanoTime() - s);
                 }
@@ -423,14 +424,27 @@ public final class LoadTool {
     private final class Phase {
         final LongAdder ok = new LongAdder();
         final LongAdder errors = new LongAdder();
+        /** Errors by kind: the status answered instead of the expected one, or the exception's class. */
+        final Map<String, LongAdder> errorKinds = new java.util.concurrent.ConcurrentHashMap<>();
         final Latencies latencies = new Latencies();
         long nanos;
         long cpuTicks;
+
+        void error(String kind) {
+            errors.increment();
+            errorKinds.computeIfAbsent(kind, k -> new LongAdder()).increment();
+        }
 
         void report(Map<String, Object> out, String name) {
             long n = ok.sum() + errors.sum();
             out.put(name + "_requests", n);
             out.put(name + "_errors", errors.sum());
+            if (!errorKinds.isEmpty()) {
+                StringBuilder kinds = new StringBuilder();
+                errorKinds.forEach((k, v) -> kinds.append(kinds.length() == 0 ? "" : " ").append(k).append(':')
+                        .append(v.sum()));
+                out.put(name + "_error_kinds", kinds.toString());
+            }
             out.put(name + "_per_second", round(n / (nanos / 1e9)));
             latencies.report(out, name);
             putCpu(name, cpuTicks, n);

@@ -95,6 +95,13 @@ public final class ResponseCache implements RegistryListener {
      * payload someone was served since its build counts as read, whenever they read it: a 30 s poller included).
      */
     static final long UNREAD_BUILD_COST_FACTOR = 50;
+    /**
+     * However long its builds take, a stale shape nobody reads waits at most this long after its last build: at a
+     * million instances, where a build under load takes seconds, fifty builds were minutes, and the first client after
+     * a registration burst into a cluster node got a full registry listing a ninth of it. Eureka's read-only cache
+     * is refreshed every 30 s whatever it costs; so is an unread shape here, at worst.
+     */
+    static final long MAX_UNREAD_WAIT_MILLIS = 30_000;
     /** Read within this long counts as being read ({@link Payload#markRead} records reads to the second). */
     static final long RECENT_READ_MILLIS = 2_000;
     /**
@@ -219,7 +226,7 @@ public final class ResponseCache implements RegistryListener {
                 readOnly.remove(e.getKey(), old);   // its next reader builds it once, as on first use
             } else if (!moved && !isStale(e.getKey(), old)) {
                 continue;
-            } else if (now - old.builtAt() < costFactor(old, now) * old.buildMillis()) {
+            } else if (now - old.builtAt() < waitAfterBuild(old, now)) {
                 deltaMoved |= moved;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn
             } else {
                 Payload rebuilt = fresh(e.getKey());
@@ -238,10 +245,14 @@ public final class ResponseCache implements RegistryListener {
         codec.sweep();   // departed applications' fragments go even when nothing is encoded again
     }
 
-    /** Read since it was built (someone was served it, however long ago) or within the last 2 s: the usual pace. */
-    private static long costFactor(Payload p, long now) {
+    /**
+     * How long after its build a stale payload waits for the next: five builds' time when read since it was built
+     * (someone was served it, however long ago) or within the last 2 s, else fifty, but never over 30 s.
+     */
+    private static long waitAfterBuild(Payload p, long now) {
         boolean read = p.lastRead() >= p.builtAt() || now - p.lastRead() < RECENT_READ_MILLIS;
-        return read ? BUILD_COST_FACTOR : UNREAD_BUILD_COST_FACTOR;
+        return read ? BUILD_COST_FACTOR * p.buildMillis()
+                : Math.min(MAX_UNREAD_WAIT_MILLIS, UNREAD_BUILD_COST_FACTOR * p.buildMillis());
     }
 
     /** Per-instance fragments held for the encodings, all wire forms together. */

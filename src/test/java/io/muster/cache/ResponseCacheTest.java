@@ -169,6 +169,29 @@ class ResponseCacheTest {
     }
 
     /**
+     * A shape whose builds take seconds (a million instances under load) is left unread at most 30 s behind, as
+     * Eureka's read-only cache is, not fifty builds (minutes): the first client after a burst gets most of it.
+     */
+    @Test
+    void aStaleShapeNobodyReadsIsNeverLeftMoreThanThirtySecondsBehind() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofSeconds(4));
+        cache.get(ALL);   // built at 0 in 4 s, and read
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(20));
+        cache.refreshReadOnly();
+        assertThat(cache.stats().builds()).as("read since its build: rebuilt five builds after it").isEqualTo(2);
+
+        registry.register(Instances.up("A", "i-2"), Origin.CLIENT);   // nobody reads from here on
+        clock.advance(Duration.ofMillis(29_999));
+        cache.refreshReadOnly();
+        assertThat(cache.stats().builds()).as("unread, 29.999 s after its build").isEqualTo(2);
+        clock.advance(Duration.ofMillis(1));
+        cache.refreshReadOnly();
+        assertThat(cache.stats().builds()).as("30 s after its build, not fifty builds (200 s)").isEqualTo(3);
+        assertThat(text(cache.get(ALL))).contains("\"i-2\"");
+    }
+
+    /**
      * A reader served a stale payload gets the next one at the usual pace, however long before the next refresh it
      * read: clients poll every 30 s, so a shape one client polls is never "read within the last 2 s" when the
      * refresher looks (at 100,000 instances such a poller was served a payload 40 % short a minute after the burst).
