@@ -96,12 +96,13 @@ public final class ResponseCache implements RegistryListener {
      */
     static final long UNREAD_BUILD_COST_FACTOR = 50;
     /**
-     * However long its builds take, a stale shape nobody reads waits at most this long after its last build: at a
-     * million instances, where a build under load takes seconds, fifty builds were minutes, and the first client after
-     * a registration burst into a cluster node got a full registry listing a ninth of it. Eureka's read-only cache
-     * is refreshed every 30 s whatever it costs; so is an unread shape here, at worst.
+     * However long its builds take, a stale shape nobody reads waits at most this long after its last build, so
+     * that the first reader after a long unread burst is never served a registry more than five minutes old. Not
+     * less: at a million instances a build under a registration burst re-encodes and recompresses all of it (10-20 s
+     * of CPU on this machine's shared cores), and a 30 s bound slowed a three-node cluster's registration of a million
+     * by a third and filled the heap with builds in flight (docs/benchmark.md). Read shapes keep their usual pace.
      */
-    static final long MAX_UNREAD_WAIT_MILLIS = 30_000;
+    static final long MAX_UNREAD_WAIT_MILLIS = 300_000;
     /** Read within this long counts as being read ({@link Payload#markRead} records reads to the second). */
     static final long RECENT_READ_MILLIS = 2_000;
     /**
@@ -247,7 +248,7 @@ public final class ResponseCache implements RegistryListener {
 
     /**
      * How long after its build a stale payload waits for the next: five builds' time when read since it was built
-     * (someone was served it, however long ago) or within the last 2 s, else fifty, but never over 30 s.
+     * (someone was served it, however long ago) or within the last 2 s, else fifty, but never over 5 minutes.
      */
     private static long waitAfterBuild(Payload p, long now) {
         boolean read = p.lastRead() >= p.builtAt() || now - p.lastRead() < RECENT_READ_MILLIS;
