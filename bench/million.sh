@@ -33,10 +33,6 @@ pid=""
 pid2=""
 trap 'kill $pid $pid2 2>/dev/null || true' EXIT
 
-heap_mb() {   # used heap after a full GC, MB
-  jcmd "$1" GC.run > /dev/null
-  jcmd "$1" GC.heap_info | sed -n 's/.*total [0-9]*K, used \([0-9]*\)K.*/\1/p' | head -1 | awk '{printf "%d", $1 / 1024}'
-}
 hashcode() {   # the apps__hashcode of the full registry a node serves (read from the start of the gzip body)
   curl -s -H 'Accept: application/json' -H 'Accept-Encoding: gzip' "$1apps/" | gunzip -c 2> /dev/null | head -c 300 \
     | sed -n 's/.*"apps__hashcode":"\([^"]*\)".*/\1/p'
@@ -60,8 +56,6 @@ ready_in() {   # seconds (0.1 s resolution) until $1health/ready answers 200
   done
   echo "$(date +%s.%N) - $t0" | bc | xargs printf '%.1f'
 }
-result() { grep '^RESULT' | sed 's/^RESULT //'; }
-field() { python3 -c "import json,sys; print(json.loads(sys.argv[1]).get(sys.argv[2], ''))" "$1" "$2"; }
 
 { echo "# $n instances on one node, Tomcat, heap $heap ($(date -u +%F))"; echo; echo "| step | figure |"
   echo "|---|---|"; } > "$report"

@@ -44,18 +44,11 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 
 url() { echo "http://127.0.0.1:${ports[$1]}/eureka/"; }
-heap_mb() {
-  jcmd "$1" GC.run > /dev/null
-  jcmd "$1" GC.heap_info | sed -n 's/.*total [0-9]*K, used \([0-9]*\)K.*/\1/p' | head -1 | awk '{printf "%d", $1 / 1024}'
-}
-rss_mb() { sed -n 's/^VmRSS:[^0-9]*\([0-9]*\) kB/\1/p' "/proc/$1/status" | awk '{printf "%d", $1 / 1024}'; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 listed() {   # instances UP in the full registry node $1 serves (from the apps__hashcode at the start of the gzip body)
   curl -s -H 'Accept: application/json' -H 'Accept-Encoding: gzip' "$(url "$1")apps/" | gunzip -c 2> /dev/null \
     | head -c 300 | sed -n 's/.*"apps__hashcode":"[^"]*UP_\([0-9]*\)_.*/\1/p'
 }
-result() { grep '^RESULT' | sed 's/^RESULT //'; }
-field() { python3 -c "import json,sys; print(json.loads(sys.argv[1]).get(sys.argv[2], ''))" "$1" "$2"; }
 row() { echo "| $1 | $2 |" >> "$report"; echo "$1: $2"; }
 
 { echo "# $n instances on three nodes, Tomcat, heap $heap per node ($(date -u +%F))"; echo

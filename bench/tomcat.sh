@@ -81,6 +81,17 @@ tomcat_stop() {
   fi
 }
 
+# Helpers of the scripts that measure nodes (million.sh, three-nodes.sh):
+# heap_mb PID: used heap after a full GC, MB; rss_mb PID; result: the JSON of LoadTool's RESULT line on stdin;
+# field JSON KEY: one value of it
+heap_mb() {
+  jcmd "$1" GC.run > /dev/null
+  jcmd "$1" GC.heap_info | sed -n 's/.*total [0-9]*K, used \([0-9]*\)K.*/\1/p' | head -1 | awk '{printf "%d", $1 / 1024}'
+}
+rss_mb() { sed -n 's/^VmRSS:[^0-9]*\([0-9]*\) kB/\1/p' "/proc/$1/status" | awk '{printf "%d", $1 / 1024}'; }
+result() { grep '^RESULT' | sed 's/^RESULT //'; }
+field() { python3 -c "import json,sys; print(json.loads(sys.argv[1]).get(sys.argv[2], ''))" "$1" "$2"; }
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
   tomcat_start "${1:-$tomcat_root/target/eureka.war}" "${2:-18931}"
