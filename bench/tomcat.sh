@@ -11,7 +11,8 @@
 # (docBase pointing at WAR, so Muster is at /eureka) and the users of server-config/tomcat/tomcat-users-fragment.xml
 # (admin / CHANGE-ME-admin has eureka-admin). webapps/ROOT/floor.txt is a 16-byte static file served by Tomcat's
 # DefaultServlet: the container floor, GET /floor.txt on the same connector.
-# Heap: HEAP (default -Xms256m -Xmx1g, as the anchor); MAX_CONNECTIONS sets the connector's maxConnections; MUSTER_OPTS adds settings (-Deureka.server.x=y). Tomcat's default access log valve is removed, since the
+# Heap: HEAP (default -Xms256m -Xmx1g, as the anchor); MAX_CONNECTIONS sets the connector's maxConnections,
+# PROCESSOR_CACHE its processorCache; MUSTER_OPTS adds settings (-Deureka.server.x=y). Tomcat's default access log valve is removed, since the
 # anchor (Spring Boot's embedded Tomcat) logs no access either; ACCESS_LOG=1 keeps it.
 # Only the process started here is ever stopped, by its PID. Loopback only.
 
@@ -44,6 +45,9 @@ tomcat_start() {
          -e "s|<Connector port=\"8080\"|<Connector address=\"127.0.0.1\" port=\"$port\"|" "$base/conf/server.xml"
   if [ -n "${MAX_CONNECTIONS:-}" ]; then   # Tomcat's NIO default is 8,192 (bench/FanOut.java opens 10,000)
     sed -i "s|<Connector address=\"127.0.0.1\" port=\"$port\"|& maxConnections=\"$MAX_CONNECTIONS\"|" "$base/conf/server.xml"
+  fi
+  if [ -n "${PROCESSOR_CACHE:-}" ]; then   # request processors kept for reuse (Tomcat's default 200)
+    sed -i "s|<Connector address=\"127.0.0.1\" port=\"$port\"|& processorCache=\"$PROCESSOR_CACHE\"|" "$base/conf/server.xml"
   fi
   if [ "${ACCESS_LOG:-0}" != 1 ]; then
     perl -0pi -e 's{<Valve className="org\.apache\.catalina\.valves\.AccessLogValve".*?/>}{}s' "$base/conf/server.xml"
