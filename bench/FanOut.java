@@ -96,7 +96,6 @@ public final class FanOut {
                 .headers().firstValue("X-Muster-Index").orElseThrow();
         AtomicInteger rearms = new AtomicInteger();
         URI base = URI.create(url);
-        List<LongPollers> pollers = new ArrayList<>();
         for (int t = 0; t < POLLER_THREADS; t++) {
             LongPollers lp = new LongPollers(base, changes, seenAt, failed, rearms);
             for (int w = streams + t; w < watchers; w += POLLER_THREADS) {
@@ -104,7 +103,6 @@ public final class FanOut {
                 open.incrementAndGet();
                 armed.countDown();   // sent: the server parks it (a refusal would come back as 503 at once)
             }
-            pollers.add(lp);
             lp.start();
         }
         boolean allArmed = armed.await(180, TimeUnit.SECONDS);
@@ -242,7 +240,7 @@ public final class FanOut {
                                 if (!p.out.hasRemaining()) {
                                     key.interestOps(java.nio.channels.SelectionKey.OP_READ);
                                 }
-                            } else if (key.isReadable() && p.read() ) {
+                            } else if (key.isReadable() && p.read()) {
                                 long now = System.nanoTime();
                                 if (p.status != 200) {
                                     failed.incrementAndGet();
@@ -276,9 +274,11 @@ public final class FanOut {
         final java.nio.channels.SocketChannel channel;
         java.nio.ByteBuffer out;
         final java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(64 * 1024);
-        java.io.ByteArrayOutputStream raw = new java.io.ByteArrayOutputStream();
+        final java.io.ByteArrayOutputStream raw = new java.io.ByteArrayOutputStream();
         String index;
         int status;
+        /** The answer's body, inflated when it came gzipped; set once {@link #read} returns true. */
+        private byte[] body;
 
         Poll(int w, java.nio.channels.SocketChannel channel) {
             this.w = w;
@@ -306,8 +306,6 @@ public final class FanOut {
             }
             return complete();
         }
-
-        private byte[] body;
 
         private boolean complete() {
             byte[] b = raw.toByteArray();
