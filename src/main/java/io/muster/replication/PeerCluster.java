@@ -263,6 +263,9 @@ public final class PeerCluster implements RegistryListener, AutoCloseable {
     @Override
     public void close() {
         synchronized (refreshLock) {
+            // what was queued (this node's own cancel among it) goes to every peer at once, for one drain's time;
+            // a peer dropped from the configuration earlier was closed without one
+            nodes.forEach(PeerNode::startDraining);
             nodes.forEach(PeerNode::close);
             nodes = List.of();
         }

@@ -243,6 +243,12 @@ public final class PeerNode implements AutoCloseable {
                 refusal);
     }
 
+    /** The node is stopping: what is queued for this peer goes out now (see {@link TaskBatcher#startDraining}). */
+    void startDraining() {
+        batcher.startDraining();
+    }
+
+    /** Stops replicating to this peer: after {@link #startDraining}, once the drain ended; else at once. */
     @Override
     public void close() {
         batcher.close();

@@ -45,6 +45,11 @@ final class TaskBatcher implements AutoCloseable {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     /** A peer that refuses connections costs one refused connect per attempt: it is tried again within seconds. */
     private static final Duration MAX_NETWORK_BACKOFF = Duration.ofSeconds(5);
+    /**
+     * How long a stopping node goes on sending what it had queued (its own cancel among it): long enough for a
+     * few batches to a live peer, short enough that an undeploy does not wait on a dead one.
+     */
+    static final Duration DRAIN = Duration.ofSeconds(3);
 
     private record Pending(ReplicationTask task, Instant enqueued) {
     }
@@ -61,6 +66,12 @@ final class TaskBatcher implements AutoCloseable {
     private final Function<List<ReplicationTask>, Outcome> processor;
     private volatile Thread worker;
     private volatile boolean running = true;
+    /** Set by {@link #startDraining}: no new task is taken, what is queued is sent once more, without delay. */
+    private volatile boolean draining;
+    /** Until when the drain may send (by the injected clock); set with {@link #draining}. */
+    private volatile Instant drainUntil;
+    /** While the worker is in (or about to enter) a backoff sleep, which a drain interrupts. */
+    private volatile boolean backingOff;
     /**
      * Failures since the last success, counted apart for each kind (the batch-running thread only): a peer that
      * refused connections for a while and then times out once, while its connector starts, is not one that has
@@ -110,11 +121,11 @@ final class TaskBatcher implements AutoCloseable {
         t.start();
     }
 
-    /** Queues the task; ignored once closed (nobody would send it). */
+    /** Queues the task; ignored once closing (nobody would send it). */
     void offer(ReplicationTask task) {
         lock.lock();
         try {
-            if (!running) {
+            if (!running || draining) {
                 return;
             }
             if (task instanceof ReplicationTask.Cancel) {
@@ -193,12 +204,71 @@ final class TaskBatcher implements AutoCloseable {
 
     private void work() {
         try {
-            while (running) {
+            while (running && !draining) {
                 awaitDue();
-                runOnce();
+                if (!draining) {
+                    runOnce();
+                }
             }
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();   // closed
+            if (!draining) {
+                Thread.currentThread().interrupt();   // closed without a drain
+                return;
+            }
+        }
+        drainQueued();
+    }
+
+    /**
+     * What is queued goes out in batches at once, each tried once: a failure drops its batch rather than backing
+     * off, and what is left when {@link #DRAIN} ends is dropped. Counted as usual.
+     */
+    private void drainQueued() {
+        while (running) {
+            List<Pending> batch = new ArrayList<>();
+            lock.lock();
+            try {
+                Iterator<Pending> it = pending.values().iterator();
+                while (it.hasNext() && batch.size() < batchSize) {
+                    batch.add(it.next());
+                    it.remove();
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (batch.isEmpty()) {
+                return;
+            }
+            if (clock.instant().isAfter(drainUntil)) {
+                lock.lock();
+                try {
+                    dropped.add(batch.size() + pending.size());
+                    pending.clear();
+                } finally {
+                    lock.unlock();
+                }
+                return;
+            }
+            Instant now = clock.instant();
+            List<ReplicationTask> live = batch.stream().map(Pending::task).filter(t -> !t.expiresAt().isBefore(now))
+                    .toList();
+            expired.add(batch.size() - live.size());
+            if (live.isEmpty()) {
+                continue;
+            }
+            Outcome outcome;
+            try {
+                outcome = processor.apply(live);
+            } catch (RuntimeException e) {
+                outcome = Outcome.PERMANENT_FAILURE;
+            }
+            batches.increment();
+            if (outcome == Outcome.SUCCESS) {
+                sent.add(live.size());
+            } else {
+                failedBatches.increment();
+                dropped.add(live.size());
+            }
         }
     }
 
@@ -206,7 +276,7 @@ final class TaskBatcher implements AutoCloseable {
         lock.lock();
         try {
             long wait;
-            while (running && (wait = nanosUntilDue()) > 0) {
+            while (running && !draining && (wait = nanosUntilDue()) > 0) {
                 if (wait == Long.MAX_VALUE) {
                     changed.await();
                 } else {
@@ -280,13 +350,22 @@ final class TaskBatcher implements AutoCloseable {
                 : (congestionFailures = Math.min(congestionFailures + 1, 16));
         long backoff = Math.min((network ? MAX_NETWORK_BACKOFF : MAX_BACKOFF).toMillis(),
                 base.toMillis() << Math.min(failures - 1, 8));
-        // a peer that shows it is alive (it syncs from us, replicates to us) ends either backoff: one that is
-        // congested gets at most two attempts a second from it (the wake's floor), not one per batch it sends
-        if (sleeper.sleepUnlessWoken(Duration.ofMillis(backoff), wakeSignal)) {
-            // the peer is alive: if this attempt fails too (its connector not accepting yet), the backoff starts
-            // over from its first step instead of waiting its longest again
-            networkFailures = 0;
-            congestionFailures = 0;
+        backingOff = true;   // before reading draining: startDraining writes draining before reading this
+        try {
+            // a peer that shows it is alive (it syncs from us, replicates to us) ends either backoff: one that is
+            // congested gets at most two attempts a second from it (the wake's floor), not one per batch it sends
+            if (!draining && sleeper.sleepUnlessWoken(Duration.ofMillis(backoff), wakeSignal)) {
+                // the peer is alive: if this attempt fails too (its connector not accepting yet), the backoff starts
+                // over from its first step instead of waiting its longest again
+                networkFailures = 0;
+                congestionFailures = 0;
+            }
+        } catch (InterruptedException e) {
+            if (!draining) {
+                throw e;
+            }
+        } finally {
+            backingOff = false;
         }
     }
 
@@ -308,11 +387,46 @@ final class TaskBatcher implements AutoCloseable {
         return was;
     }
 
-    /** Stops sending: what is still queued is dropped, a backoff in progress is interrupted. */
+    /**
+     * The node is stopping: no new task is taken, and the worker sends what is queued at once, each batch tried
+     * once, for at most {@link #DRAIN} (a backoff in progress ends). Returns at once; {@link #close} waits for it.
+     * Every peer's drain is started before any is waited for, so that a node with several peers stops in one
+     * drain's time.
+     */
+    void startDraining() {
+        lock.lock();
+        try {
+            if (draining) {
+                return;
+            }
+            drainUntil = clock.instant().plus(DRAIN);
+            draining = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        Thread t = worker;
+        if (t != null && backingOff) {
+            t.interrupt();
+        }
+    }
+
+    /**
+     * Stops sending. After {@link #startDraining}, first waits (up to the drain's end and a second) for the queued
+     * tasks to go out; otherwise what is still queued is dropped. A backoff in progress is interrupted.
+     */
     @Override
     public void close() {
-        running = false;
         Thread t = worker;
+        if (t != null && draining) {
+            try {
+                Duration left = Duration.between(clock.instant(), drainUntil);
+                t.join(Math.max(1, left.toMillis()) + 1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        running = false;
         if (t == null) {
             return;
         }

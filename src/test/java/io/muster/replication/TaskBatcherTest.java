@@ -320,7 +320,7 @@ class TaskBatcherTest {
     }
 
     @Test
-    void closingEndsTheWorkerEvenInABackoffAndRefusesNewTasks() throws Exception {
+    void closingWithoutADrainEndsTheWorkerEvenInABackoffAndRefusesNewTasks() throws Exception {
         BlockingQueue<String> seen = new LinkedBlockingQueue<>();
         CountDownLatch backingOff = new CountDownLatch(1);
         batcher = new TaskBatcher("test-batcher-closing", 5, 1, Duration.ZERO, clock, d -> {
@@ -340,5 +340,84 @@ class TaskBatcherTest {
         assertThat(batcher.queueDepth()).as("only the batch put back for its retry").isEqualTo(1);
         assertThat(batcher.runOnce()).as("a closed batcher sends nothing").isFalse();
         assertThat(seen).containsExactly("a");
+    }
+
+    /** A node that stops (an undeploy, a restart) tells its peers what it had queued, its own cancel among it. */
+    @Test
+    void aDrainSendsWhatIsQueuedAtOnceWithoutWaitingForTheDelayThenEndsTheWorker() throws Exception {
+        BlockingQueue<List<String>> seen = new LinkedBlockingQueue<>();
+        batcher = new TaskBatcher("test-batcher-drain", 100, 3, Duration.ofHours(1), clock, d -> { },
+                batch -> {
+                    seen.add(batch.stream().map(ReplicationTask::id).toList());
+                    return Outcome.SUCCESS;
+                });
+        batcher.start();
+        batcher.offer(cancel("a"));
+        batcher.offer(cancel("b"));
+        batcher.offer(cancel("c"));
+        assertThat(seen.poll(30, TimeUnit.SECONDS)).as("a full batch is due at once").containsExactly("a", "b", "c");
+        batcher.offer(cancel("d"));
+        batcher.offer(cancel("gone", Duration.ofMillis(-1)));
+        assertThat(seen.poll(200, TimeUnit.MILLISECONDS)).as("the rest waits for the hour's delay").isNull();
+
+        batcher.startDraining();
+        batcher.offer(cancel("late"));
+        batcher.close();
+        assertThat(seen).as("sent at once, the expired one not at all, nothing offered after the drain began")
+                .containsExactly(List.of("d"));
+        assertThat(batcher.sent.sum()).isEqualTo(4);
+        assertThat(batcher.expired.sum()).isEqualTo(1);
+        assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                .doesNotContain("test-batcher-drain");
+    }
+
+    @Test
+    void aDrainEndsABackoffAndTriesThePutBackBatchOnceMoreThenDropsIt() throws Exception {
+        BlockingQueue<String> seen = new LinkedBlockingQueue<>();
+        CountDownLatch backingOff = new CountDownLatch(1);
+        batcher = new TaskBatcher("test-batcher-drain-backoff", 5, 1, Duration.ZERO, clock, d -> {
+            backingOff.countDown();
+            new CountDownLatch(1).await();   // a 30 s backoff, as far as this test is concerned
+        }, batch -> {
+            seen.add(batch.get(0).id());
+            return Outcome.CONGESTION;
+        });
+        batcher.start();
+        batcher.offer(cancel("a"));
+        assertThat(backingOff.await(30, TimeUnit.SECONDS)).isTrue();
+        long t0 = System.nanoTime();
+        batcher.startDraining();
+        batcher.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("no backoff waited out").isLessThan(Duration.ofSeconds(2));
+        assertThat(seen).containsExactly("a", "a");
+        assertThat(batcher.dropped.sum()).isEqualTo(1);
+        assertThat(batcher.queueDepth()).isZero();
+    }
+
+    @Test
+    void aDrainToAPeerThatHangsEndsWhenTheDrainTimeIsUpAndDropsTheRest() throws Exception {
+        CountDownLatch backingOff = new CountDownLatch(1);
+        List<Integer> batchSizes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        batcher = new TaskBatcher("test-batcher-drain-hang", 100, 2, Duration.ofHours(1), clock, d -> {
+            backingOff.countDown();
+            new CountDownLatch(1).await();
+        }, batch -> {
+            batchSizes.add(batch.size());
+            if (batchSizes.size() > 1) {
+                clock.advance(TaskBatcher.DRAIN.plusSeconds(1));   // this send outlasts the whole drain
+            }
+            return Outcome.TRANSIENT_FAILURE;
+        });
+        batcher.start();
+        for (int i = 0; i < 5; i++) {
+            batcher.offer(cancel("i-" + i, Duration.ofHours(2)));
+        }
+        assertThat(backingOff.await(30, TimeUnit.SECONDS)).as("a first batch failed: backing off").isTrue();
+        batcher.startDraining();
+        batcher.close();
+        assertThat(batchSizes).as("the failed batch once more, then the drain's time was up").containsExactly(2, 2);
+        assertThat(batcher.dropped.sum()).as("the batch that failed in the drain and the three never sent")
+                .isEqualTo(5);
+        assertThat(batcher.queueDepth()).isZero();
     }
 }
