@@ -1,13 +1,12 @@
 package io.muster.web;
 
+import io.muster.api.Callers;
 import io.muster.api.Reply;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 
 /**
@@ -48,7 +47,7 @@ final class Authenticator {
      */
     private static boolean authenticated(HttpServletRequest req, HttpServletResponse rsp) throws IOException {
         boolean dashboard = req.getHeader(DASHBOARD_HEADER) != null;
-        String decoded = basicCredentials(req);
+        String decoded = Callers.basicCredentials(req);
         if (decoded != null) {
             int colon = decoded.indexOf(':');
             try {
@@ -72,32 +71,6 @@ final class Authenticator {
             unauthorized(rsp, true);
             return false;
         }
-    }
-
-    /** {@code user:password} from a BASIC header ("" when it cannot be decoded), or null without one. */
-    private static String basicCredentials(HttpServletRequest req) {
-        String header = req.getHeader("Authorization");
-        if (header == null || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
-            return null;
-        }
-        try {
-            return new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            return "";
-        }
-    }
-
-    /** Who the caller is or claims to be (for a refusal's log line), or null when it sent no credentials. */
-    static String claimedUser(HttpServletRequest req) {
-        if (req.getUserPrincipal() != null) {
-            return req.getUserPrincipal().getName();
-        }
-        String decoded = basicCredentials(req);
-        if (decoded == null) {
-            return null;
-        }
-        int colon = decoded.indexOf(':');
-        return colon < 0 ? decoded : decoded.substring(0, colon);
     }
 
     private static void unauthorized(HttpServletResponse rsp, boolean challenge) throws IOException {

@@ -120,7 +120,7 @@ public final class FrontDoor implements Filter {
         List<String> roles = access.roles(clientAuthRequired);
         if (!roles.isEmpty() && !Authenticator.authorize(req, rsp, roles)) {
             if (access == Access.PEER) {
-                refusedReplication.refused(req.getRemoteAddr(), Authenticator.claimedUser(req), rsp.getStatus(),
+                refusedReplication.refused(req.getRemoteAddr(), Callers.claimedUser(req), rsp.getStatus(),
                         method + " " + route.metricName());
             }
             return;

@@ -148,6 +148,17 @@ class AuditIT {
         });
     }
 
+    /** Client authentication is off by default: credentials a client sends are named as its claim, not vouched for. */
+    @Test
+    void aClientThatSendsCredentialsNobodyChecksIsRecordedAsAnonymousWithTheNameItClaims() throws Exception {
+        Http claiming = anonymous.as("orders-svc", "not-checked");
+        assertThat(claiming.postJson("apps/CLAIMING", instanceJson("CLAIMING", "c-1", "UP", 1000)).status())
+                .isEqualTo(204);
+        assertThat(claiming.delete("apps/CLAIMING/c-1").status()).isEqualTo(200);
+        assertThat(auditOf("?app=CLAIMING", 1)).singleElement().satisfies(e ->
+                assertThat(e.get("who").asText()).isEqualTo("anonymous client 127.0.0.1 (claims orders-svc)"));
+    }
+
     @Test
     void onlyOperatorsReadTheTrailAndABadQueryIsA400() {
         assertThat(anonymous.getJson("api/audit").status()).isEqualTo(401);
