@@ -131,7 +131,7 @@
       ['CPUs', s.jvm.cpus], ['Heap used', mb(s.jvm.heapUsedBytes)], ['Heap max', mb(s.jvm.heapMaxBytes)],
       ['Started', when(s.startedAt)], ['Evicted since start', s.evictedTotal],
       ['Response cache', 'hits ' + s.responseCache.hits + ', builds ' + s.responseCache.builds + ' (' + s.responseCache.buildMillis + ' ms)'],
-      ['Status overrides', Object.keys(s.statusOverrides).length]
+      ['Status overrides', s.statusOverrideCount]
     ]);
   }
 

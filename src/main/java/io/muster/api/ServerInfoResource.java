@@ -31,7 +31,7 @@ public final class ServerInfoResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Map<String, String> statusOverrides() {
         Map<String, String> overrides = new TreeMap<>();
-        for (Map.Entry<String, InstanceStatus> e : api.registry().statusOverrides().entrySet()) {
+        for (Map.Entry<String, InstanceStatus> e : api.registry().overrides().byId().entrySet()) {
             overrides.put(e.getKey(), e.getValue().name());
         }
         return overrides;

@@ -111,7 +111,8 @@ public final class StatusReport {
         d.put("selfPreservation", selfPreservationSection(snapshot.selfPreservation(),
                 source.lapsedLeases(LAPSED_APPS_LISTED)));
         d.put("evictedTotal", snapshot.evictedTotal());
-        d.put("statusOverrides", snapshot.statusOverrides());
+        // a count, not the map again: overrideDetails lists them (newest first, with app and who), bounded
+        d.put("statusOverrideCount", snapshot.statusOverrides());
         d.put("overrideDetails", source.overrides(1000).stream().map(o -> Map.of("app", o.app(), "id", o.id(),
                 "status", o.status().name(), "setBy", o.setBy(), "at", o.at().toString())).toList());
         ResponseCache.Stats stats = snapshot.responseCache();

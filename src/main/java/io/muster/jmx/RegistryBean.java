@@ -122,7 +122,7 @@ final class RegistryBean implements RegistryMXBean {
 
     @Override
     public int getStatusOverrides() {
-        return status.snapshot().statusOverrides().size();
+        return status.snapshot().statusOverrides();
     }
 
     @Override

@@ -9,7 +9,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -274,15 +273,9 @@ public final class InstanceRegistry {
         return heartbeats.renewingInstances();
     }
 
-    /** Eureka's view: by instance id. */
-    public Map<String, InstanceStatus> statusOverrides() {
-        return overrides.byId();
-    }
-
-    /** The overrides with who set them and when, newest first (the dashboard's list). */
-    public List<OverrideRecord> overrideRecords(int limit) {
-        return overrides.details(limit).stream()
-                .map(o -> new OverrideRecord(o.app(), o.id(), o.status(), o.setBy(), o.at())).toList();
+    /** The status overrides in force (read them here; they change through the registry's writes only). */
+    public StatusOverrides overrides() {
+        return overrides;
     }
 
     public ActivityLog activity() {

@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread safety: backed by a Guava cache; every method is safe to call concurrently.
  */
-final class StatusOverrides {
+public final class StatusOverrides {
     /** Who set an override that came by replication: the node that took it knows who asked. */
     static final String FROM_PEER = "a peer (replicated)";
     private static final Duration IDLE_EXPIRY = Duration.ofHours(1);
@@ -72,7 +72,7 @@ final class StatusOverrides {
     }
 
     /** Eureka's {@code /serverinfo/statusoverrides} shape: by instance id (the latest one when two apps share it). */
-    Map<String, InstanceStatus> byId() {
+    public Map<String, InstanceStatus> byId() {
         Map<String, Entry> latest = new HashMap<>();
         for (Entry o : overrides.asMap().values()) {
             latest.merge(o.id(), o, (a, b) -> a.at().isAfter(b.at()) ? a : b);
@@ -82,10 +82,16 @@ final class StatusOverrides {
         return Map.copyOf(out);
     }
 
-    /** Every override with who set it, newest first, at most {@code limit}. */
-    List<Entry> details(int limit) {
+    /** Overrides in force, each app's instance counted once (two apps may use one id). */
+    public int size() {
+        return (int) overrides.size();
+    }
+
+    /** Every override with who set it and when, newest first, at most {@code limit} (the dashboard's list). */
+    public List<OverrideRecord> records(int limit) {
         List<Entry> all = new ArrayList<>(overrides.asMap().values());
         all.sort(Comparator.comparing(Entry::at).reversed());
-        return List.copyOf(all.subList(0, Math.min(limit, all.size())));
+        return all.subList(0, Math.min(limit, all.size())).stream()
+                .map(o -> new OverrideRecord(o.app(), o.id(), o.status(), o.setBy(), o.at())).toList();
     }
 }

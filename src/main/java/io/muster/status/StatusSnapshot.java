@@ -2,7 +2,6 @@ package io.muster.status;
 
 import io.muster.cache.ResponseCache;
 import io.muster.eviction.PreservationVerdict;
-import io.muster.model.InstanceStatus;
 import io.muster.registry.Refusal;
 import io.muster.replication.PeerNode;
 
@@ -13,10 +12,11 @@ import java.util.Map;
 /**
  * The server's state at one moment, as the dashboard and the metrics report it.
  *
- * @param refusals writes refused since start-up, by reason
+ * @param statusOverrides status overrides in force (each app's instance once)
+ * @param refusals        writes refused since start-up, by reason
  */
 public record StatusSnapshot(Instant at, int instances, int applications, SelfPreservationState selfPreservation,
-                             long evictedTotal, Map<String, InstanceStatus> statusOverrides,
+                             long evictedTotal, int statusOverrides,
                              ResponseCache.Stats responseCache, List<PeerNode.Status> peers,
                              Map<Refusal, Long> refusals) {
     /**

@@ -54,12 +54,12 @@ public final class StatusSource {
                 v.renewalsLastMinute() <= v.threshold(), v.measuringUntil(), selfPreservation.neverRenewed(),
                 registry.renewalsNotCountedLastMinute(), v);
         return new StatusSnapshot(now, registry.size(), registry.applicationCount(), sp, evictor.evictedTotal(),
-                registry.statusOverrides(), cache.stats(), peers.get(), Map.copyOf(refusals));
+                registry.overrides().size(), cache.stats(), peers.get(), Map.copyOf(refusals));
     }
 
     /** The status overrides with who set them, newest first, for the dashboard (not part of the snapshot). */
     public List<io.muster.registry.OverrideRecord> overrides(int limit) {
-        return registry.overrideRecords(limit);
+        return registry.overrides().records(limit);
     }
 
     /**

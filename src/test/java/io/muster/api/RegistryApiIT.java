@@ -264,8 +264,11 @@ class RegistryApiIT {
         String token = admin.getJson("api/admin/csrf").body().replaceAll(".*\"token\":\"([0-9a-f]+)\".*", "$1");
         assertThat(admin.send("POST", "api/admin/instances/VICTIM-K/k-1/out-of-service", "", "X-Muster-CSRF", token)
                 .status()).isEqualTo(200);
-        assertThat(http.getJson("api/status").body()).as("who set it is shown")
-                .contains("\"app\":\"VICTIM-K\"", "\"setBy\":\"operator admin\"");
+        String status = http.getJson("api/status").body();
+        assertThat(status).as("who set it is shown; each of the two k-1 overrides once, with its app")
+                .contains("\"app\":\"VICTIM-K\"", "\"setBy\":\"operator admin\"", "\"app\":\"ATTACK-K\"")
+                .containsPattern("\"statusOverrideCount\":[2-9]")
+                .doesNotContain("\"statusOverrides\"");
         assertThat(http.delete("apps/ATTACK-K/k-1/status?value=UP").status()).isEqualTo(200);
         assertThat(http.delete("apps/ATTACK-K/k-1").status()).isEqualTo(200);
         register("ATTACK-K", "k-1");

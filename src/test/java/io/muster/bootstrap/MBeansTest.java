@@ -169,11 +169,11 @@ class MBeansTest {
         assertThat(done).isEqualTo("OUT_OF_SERVICE set on ORDERS/o-1");
         assertThat(registry().views().lease("ORDERS", "o-1").orElseThrow().instance().status())
                 .isEqualTo(InstanceStatus.OUT_OF_SERVICE);
-        assertThat(registry().overrideRecords(10)).singleElement()
+        assertThat(registry().overrides().records(10)).singleElement()
                 .satisfies(o -> assertThat(o.setBy()).isEqualTo("operator alice"));
         assertThat(registryBean().removeOverride("ORDERS", "o-1"))
                 .isEqualTo("override removed from ORDERS/o-1: UNKNOWN until it registers again");
-        assertThat(registry().overrideRecords(10)).isEmpty();
+        assertThat(registry().overrides().records(10)).isEmpty();
         assertThat(registryBean().deregister("ORDERS", "o-1")).isEqualTo("ORDERS/o-1 deregistered");
         assertThat(registry().views().lease("ORDERS", "o-1")).isEmpty();
         assertThat(registryBean().deregister("ORDERS", "o-1")).isEqualTo("no instance ORDERS/o-1");
@@ -186,7 +186,7 @@ class MBeansTest {
 
         registryBean().takeOutOfService("ORDERS", "o-1");
 
-        assertThat(registry().overrideRecords(10)).singleElement()
+        assertThat(registry().overrides().records(10)).singleElement()
                 .satisfies(o -> assertThat(o.setBy()).isEqualTo("operator jmx"));
     }
 

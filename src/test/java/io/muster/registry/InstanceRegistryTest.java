@@ -218,7 +218,7 @@ class InstanceRegistryTest {
         registry.register(Instances.sample("ORDERS", "i-1").lastDirtyTimestamp(1_000).build(), Origin.CLIENT);
         assertThat(registry.renew("ORDERS", "i-1", 2_000L, OUT_OF_SERVICE, Origin.PEER).result())
                 .isEqualTo(RenewOutcome.Result.NOT_FOUND);
-        assertThat(registry.statusOverrides()).containsEntry("i-1", OUT_OF_SERVICE);
+        assertThat(registry.overrides().byId()).containsEntry("i-1", OUT_OF_SERVICE);
     }
 
     @Test
@@ -277,7 +277,7 @@ class InstanceRegistryTest {
         assertThat(registry.cancel("orders", "i-1", Origin.CLIENT)).isTrue();
         assertThat(registry.cancel("orders", "i-1", Origin.CLIENT)).isFalse();
         assertThat(registry.views().application("ORDERS")).isEmpty();
-        assertThat(registry.statusOverrides()).isEmpty();
+        assertThat(registry.overrides().byId()).isEmpty();
         assertThat(registry.applicationCount()).isZero();
     }
 

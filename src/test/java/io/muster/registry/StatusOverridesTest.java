@@ -59,9 +59,18 @@ class StatusOverridesTest {
         overrides.put("A", "a1", InstanceStatus.OUT_OF_SERVICE, "operator admin");
         clock.advance(Duration.ofSeconds(5));
         overrides.put("B", "b1", InstanceStatus.DOWN, "client billing");
-        assertThat(overrides.details(10)).extracting(StatusOverrides.Entry::setBy)
+        assertThat(overrides.records(10)).extracting(OverrideRecord::setBy)
                 .containsExactly("client billing", "operator admin");
-        assertThat(overrides.details(1)).hasSize(1);
-        assertThat(overrides.details(10).get(1).at()).isEqualTo(clock.instant().minusSeconds(5));
+        assertThat(overrides.records(1)).hasSize(1);
+        assertThat(overrides.records(10).get(1).at()).isEqualTo(clock.instant().minusSeconds(5));
+    }
+
+    @Test
+    void twoApplicationsInstancesThatShareAnIdAreTwoOverridesThoughEurekasViewByIdShowsOne() {
+        overrides.put("A", "same", InstanceStatus.OUT_OF_SERVICE, "operator admin");
+        overrides.put("B", "same", InstanceStatus.DOWN, "client billing");
+        assertThat(overrides.size()).isEqualTo(2);
+        assertThat(overrides.records(10)).extracting(OverrideRecord::app).containsExactlyInAnyOrder("A", "B");
+        assertThat(overrides.byId()).hasSize(1);
     }
 }

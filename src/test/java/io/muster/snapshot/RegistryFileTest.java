@@ -178,7 +178,7 @@ class RegistryFileTest {
         assertThat(after.views().instance("APP", "oos").orElseThrow().status()).isEqualTo(InstanceStatus.OUT_OF_SERVICE);
         assertThat(after.views().instance("APP", "oos").orElseThrow().overriddenStatus())
                 .isEqualTo(InstanceStatus.OUT_OF_SERVICE);
-        assertThat(after.statusOverrides()).containsEntry("oos", InstanceStatus.OUT_OF_SERVICE);
+        assertThat(after.overrides().byId()).containsEntry("oos", InstanceStatus.OUT_OF_SERVICE);
         assertThat(after.views().instance("APP", "down").orElseThrow().status()).isEqualTo(InstanceStatus.DOWN);
         assertThat(after.views().instance("APP", "up").orElseThrow().status()).isEqualTo(InstanceStatus.UP);
         // a client heartbeat after the restore keeps the override, as it would have before
