@@ -252,5 +252,14 @@ public final class PeerNode implements AutoCloseable {
     @Override
     public void close() {
         batcher.close();
+        long sent = batcher.drainedSent.sum();
+        long dropped = batcher.drainedDropped.sum();
+        if (dropped > 0) {
+            LOG.warning("Muster: stopping: peer " + url + " was sent " + sent + " of the " + (sent + dropped)
+                    + " change(s) queued for it; it catches up on the other " + dropped
+                    + " as clients renew and leases lapse");
+        } else if (sent > 0) {
+            LOG.info("Muster: stopping: peer " + url + " was sent the " + sent + " change(s) queued for it");
+        }
     }
 }

@@ -88,6 +88,9 @@ final class TaskBatcher implements AutoCloseable {
     final LongAdder expired = new LongAdder();
     /** Tasks dropped because a later cancel of their instance made them pointless. */
     final LongAdder superseded = new LongAdder();
+    /** Tasks a drain sent to the peer and tasks it could not (a failed batch, the drain's time up). */
+    final LongAdder drainedSent = new LongAdder();
+    final LongAdder drainedDropped = new LongAdder();
     /** Backoffs ended early because the peer showed it is alive. */
     final LongAdder woken = new LongAdder();
     /** Enqueue to acknowledgement of each delivered task; a retried task keeps its first enqueue time. */
@@ -243,6 +246,7 @@ final class TaskBatcher implements AutoCloseable {
                 lock.lock();
                 try {
                     dropped.add(batch.size() + pending.size());
+                    drainedDropped.add(batch.size() + pending.size());
                     pending.clear();
                 } finally {
                     lock.unlock();
@@ -265,9 +269,11 @@ final class TaskBatcher implements AutoCloseable {
             batches.increment();
             if (outcome == Outcome.SUCCESS) {
                 sent.add(live.size());
+                drainedSent.add(live.size());
             } else {
                 failedBatches.increment();
                 dropped.add(live.size());
+                drainedDropped.add(live.size());
             }
         }
     }

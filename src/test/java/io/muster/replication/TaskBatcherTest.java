@@ -366,6 +366,8 @@ class TaskBatcherTest {
         assertThat(seen).as("sent at once, the expired one not at all, nothing offered after the drain began")
                 .containsExactly(List.of("d"));
         assertThat(batcher.sent.sum()).isEqualTo(4);
+        assertThat(batcher.drainedSent.sum()).isEqualTo(1);
+        assertThat(batcher.drainedDropped.sum()).isZero();
         assertThat(batcher.expired.sum()).isEqualTo(1);
         assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
                 .doesNotContain("test-batcher-drain");
@@ -418,6 +420,8 @@ class TaskBatcherTest {
         assertThat(batchSizes).as("the failed batch once more, then the drain's time was up").containsExactly(2, 2);
         assertThat(batcher.dropped.sum()).as("the batch that failed in the drain and the three never sent")
                 .isEqualTo(5);
+        assertThat(batcher.drainedDropped.sum()).isEqualTo(5);
+        assertThat(batcher.drainedSent.sum()).isZero();
         assertThat(batcher.queueDepth()).isZero();
     }
 }
