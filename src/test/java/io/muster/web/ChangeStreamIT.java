@@ -124,10 +124,11 @@ class ChangeStreamIT {
         assertThat(next(shop, ": heartbeat")).as("BILLING and ORDERS serve no VIP 'shop'").isNotNull();
         assertThat(shop).noneMatch(l -> l.startsWith("data: "));
 
-        stream("", null);
+        awaitOpen(stream("", null));   // each one open before the next: a fourth still on its way is not counted
         awaitOpen(stream("", null));
+        // with a timeout: were it let in, a stream never ends, and the test would hang instead of failing
         HttpResponse<String> refused = client.send(HttpRequest.newBuilder(URI.create(BASE + "api/changes"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+                .timeout(java.time.Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(refused.statusCode()).as("a fifth stream beyond maxOpen=4").isEqualTo(503);
     }
 
