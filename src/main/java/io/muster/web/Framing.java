@@ -6,7 +6,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -137,16 +136,32 @@ final class Framing {
         return true;
     }
 
-    /** Every header line of that name, as sent (containers keep repeated lines apart in getHeaders). */
+    /**
+     * Every header line of that name, as sent (containers keep repeated lines apart in getHeaders). Asked twice of
+     * every request: the usual single line costs no list of its own.
+     */
     private static List<String> values(HttpServletRequest req, String name) {
-        var lines = req.getHeaders(name);
+        return lowered(req.getHeaders(name));
+    }
+
+    /** The lines of one header name, lower-cased, in order; null lines as empty ones. */
+    static List<String> lowered(java.util.Enumeration<String> lines) {
         if (lines == null || !lines.hasMoreElements()) {
             return List.of();
         }
-        List<String> out = new ArrayList<>(1);
-        for (String line : Collections.list(lines)) {
-            out.add(line == null ? "" : line.toLowerCase(Locale.ROOT));
+        String first = lower(lines.nextElement());
+        if (!lines.hasMoreElements()) {
+            return List.of(first);
+        }
+        List<String> out = new ArrayList<>(2);
+        out.add(first);
+        while (lines.hasMoreElements()) {
+            out.add(lower(lines.nextElement()));
         }
         return out;
+    }
+
+    private static String lower(String line) {
+        return line == null ? "" : line.toLowerCase(Locale.ROOT);
     }
 }

@@ -37,6 +37,15 @@ class FramingTest {
     }
 
     @Test
+    void everyLineOfAHeaderIsKeptInOrderLowerCased() {
+        assertThat(Framing.lowered(null)).isEmpty();
+        assertThat(Framing.lowered(java.util.Collections.emptyEnumeration())).isEmpty();
+        assertThat(Framing.lowered(java.util.Collections.enumeration(List.of("Chunked")))).containsExactly("chunked");
+        assertThat(Framing.lowered(java.util.Collections.enumeration(java.util.Arrays.asList("5", null, "GZIP"))))
+                .containsExactly("5", "", "gzip");
+    }
+
+    @Test
     void connectionsToldToCloseAreRememberedWithinABound() {
         Framing framing = new Framing();
         framing.remember("127.0.0.1 50000 8080");
