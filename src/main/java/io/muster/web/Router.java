@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Classifies a request by its method and its container-normalized path (servlet path plus path info: {@code ;}
@@ -23,7 +22,6 @@ import java.util.regex.Pattern;
  * <p>The index is built once, when the class loads, and never changes; any number of threads classify at once.
  */
 public final class Router {
-    private static final Pattern VERSION = Pattern.compile("[vV][0-9]{1,9}");
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
     private static final String ROOT = "";
     /** The table's paths by first segment, each list most specific first. */
@@ -38,10 +36,25 @@ public final class Router {
             return Route.NOT_FOUND;
         }
         String m = "HEAD".equals(method) ? "GET" : method;
-        if (s.size() > 1 && VERSION.matcher(s.get(0)).matches()) {
+        if (s.size() > 1 && isVersion(s.get(0))) {
             return match(m, s.subList(1, s.size()), true);
         }
         return match(m, s, false);
+    }
+
+    /** {@code v2}, {@code V10}: a v and one to nine digits (asked of every request, so no regular expression). */
+    static boolean isVersion(String segment) {
+        int n = segment.length();
+        if (n < 2 || n > 10 || (segment.charAt(0) != 'v' && segment.charAt(0) != 'V')) {
+            return false;
+        }
+        for (int i = 1; i < n; i++) {
+            char c = segment.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Route match(String method, List<String> s, boolean versioned) {

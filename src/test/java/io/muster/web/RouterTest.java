@@ -117,4 +117,14 @@ class RouterTest {
         assertThat(route("GET", "/api/cluster").endpoint()).isNull();
         assertThat(route("GET", "/api/cluster/digest/APP").endpoint()).isNull();
     }
+
+    @Test
+    void aVersionSegmentIsAVAndOneToNineDigits() {
+        for (String v : new String[]{"v2", "V2", "v0", "v123456789"}) {
+            assertThat(Router.isVersion(v)).as(v).isTrue();
+        }
+        for (String v : new String[]{"v", "2", "vv2", "v1234567890", "v2a", "v-2", "x2", "v\u0662", ""}) {
+            assertThat(Router.isVersion(v)).as(v).isFalse();
+        }
+    }
 }
