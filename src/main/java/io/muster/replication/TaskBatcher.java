@@ -228,35 +228,28 @@ final class TaskBatcher implements AutoCloseable {
      */
     private void drainQueued() {
         while (running) {
-            List<Pending> batch = new ArrayList<>();
+            List<Pending> taken;
             lock.lock();
             try {
-                Iterator<Pending> it = pending.values().iterator();
-                while (it.hasNext() && batch.size() < batchSize) {
-                    batch.add(it.next());
-                    it.remove();
-                }
+                taken = takeBatch();
             } finally {
                 lock.unlock();
             }
-            if (batch.isEmpty()) {
+            if (taken.isEmpty()) {
                 return;
             }
             if (clock.instant().isAfter(drainUntil)) {
                 lock.lock();
                 try {
-                    dropped.add(batch.size() + pending.size());
-                    drainedDropped.add(batch.size() + pending.size());
+                    dropped.add(taken.size() + pending.size());
+                    drainedDropped.add(taken.size() + pending.size());
                     pending.clear();
                 } finally {
                     lock.unlock();
                 }
                 return;
             }
-            Instant now = clock.instant();
-            List<ReplicationTask> live = batch.stream().map(Pending::task).filter(t -> !t.expiresAt().isBefore(now))
-                    .toList();
-            expired.add(batch.size() - live.size());
+            List<ReplicationTask> live = unexpired(taken).stream().map(Pending::task).toList();
             if (live.isEmpty()) {
                 continue;
             }
@@ -309,20 +302,32 @@ final class TaskBatcher implements AutoCloseable {
 
     /** The due tasks that have not expired, or null when no batch is due. */
     private List<Pending> takeDue() {
-        List<Pending> taken = new ArrayList<>();
+        List<Pending> taken;
         lock.lock();
         try {
             if (!running || nanosUntilDue() > 0) {
                 return null;
             }
-            Iterator<Pending> it = pending.values().iterator();
-            while (it.hasNext() && taken.size() < batchSize) {
-                taken.add(it.next());
-                it.remove();
-            }
+            taken = takeBatch();
         } finally {
             lock.unlock();
         }
+        return unexpired(taken);
+    }
+
+    /** Up to a batch from the head of the queue, taken out of it. Called with the lock held. */
+    private List<Pending> takeBatch() {
+        List<Pending> taken = new ArrayList<>(Math.min(batchSize, pending.size()));
+        Iterator<Pending> it = pending.values().iterator();
+        while (it.hasNext() && taken.size() < batchSize) {
+            taken.add(it.next());
+            it.remove();
+        }
+        return taken;
+    }
+
+    /** The tasks that have not expired; the others are counted and left out. */
+    private List<Pending> unexpired(List<Pending> taken) {
         List<Pending> batch = new ArrayList<>(taken.size());
         Instant now = clock.instant();
         for (Pending p : taken) {
