@@ -84,6 +84,7 @@ public final class StatusOverrides {
 
     /** Overrides in force, each app's instance counted once (two apps may use one id). */
     public int size() {
+        overrides.cleanUp();   // Guava's size counts expired entries until its maintenance has run
         return (int) overrides.size();
     }
 

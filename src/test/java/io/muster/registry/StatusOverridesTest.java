@@ -73,4 +73,15 @@ class StatusOverridesTest {
         assertThat(overrides.records(10)).extracting(OverrideRecord::app).containsExactlyInAnyOrder("A", "B");
         assertThat(overrides.byId()).hasSize(1);
     }
+
+    @Test
+    void theCountLeavesOutOverridesForgottenAfterAnHourWithoutAccess() {
+        overrides.put("A", "a1", InstanceStatus.OUT_OF_SERVICE, "operator admin");
+        overrides.put("B", "b1", InstanceStatus.DOWN, "operator admin");
+        clock.advance(Duration.ofMinutes(30));
+        overrides.get("A", "a1");
+        clock.advance(Duration.ofMinutes(31));
+        assertThat(overrides.size()).isEqualTo(1);
+        assertThat(overrides.records(10)).extracting(OverrideRecord::app).containsExactly("A");
+    }
 }
