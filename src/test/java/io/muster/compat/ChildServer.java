@@ -39,6 +39,16 @@ final class ChildServer implements AutoCloseable {
         this.readyAt = readyAt;
     }
 
+    /** The peers setting of a cluster of child servers on these ports, each named with the realm's peer user. */
+    static String peersOn(int... ports) {
+        StringBuilder urls = new StringBuilder();
+        for (int port : ports) {
+            urls.append(urls.length() == 0 ? "" : ",").append("http://peer:peer-pw@127.0.0.1:").append(port)
+                    .append("/eureka/");
+        }
+        return "-Deureka.client.serviceUrl.defaultZone=" + urls;
+    }
+
     static ChildServer start(int port, String... systemProperties) throws Exception {
         return start("-Dport=", port, "", systemProperties);
     }

@@ -23,13 +23,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClusterIT {
     private static final int[] PORTS = {18111, 18112, 18113};
     /** As operators write it: every node, credentials of the eureka-peer user in each URL. */
-    private static final String PEERS = "http://peer:peer-pw@127.0.0.1:18111/eureka/,"
-            + "http://peer:peer-pw@127.0.0.1:18112/eureka/,http://peer:peer-pw@127.0.0.1:18113/eureka/";
     private static final List<ChildServer> started = new ArrayList<>();
 
     static ChildServer node(int index) throws Exception {
         // the nodes do not register themselves: this test counts what each node sends to its peers
-        ChildServer s = ChildServer.start(PORTS[index], "-Deureka.client.serviceUrl.defaultZone=" + PEERS,
+        ChildServer s = ChildServer.start(PORTS[index], ChildServer.peersOn(PORTS),
                 "-Deureka.server.waitTimeInMsWhenSyncEmpty=0", "-Deureka.client.registerWithEureka=false");
         started.add(s);
         return s;

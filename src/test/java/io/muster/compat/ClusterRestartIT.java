@@ -22,8 +22,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ClusterRestartIT {
     private static final int[] PORTS = {17211, 17212, 17213};
-    private static final String PEERS = "http://peer:peer-pw@127.0.0.1:17211/eureka/,"
-            + "http://peer:peer-pw@127.0.0.1:17212/eureka/,http://peer:peer-pw@127.0.0.1:17213/eureka/";
     /** Instances that never heartbeat, with leases long enough to outlive the restart (as in the run). */
     private static final int LONG_LEASED = 40;
     private static final List<ChildServer> started = new ArrayList<>();
@@ -40,7 +38,7 @@ class ClusterRestartIT {
         if (snapshots == null) {
             snapshots = Files.createTempDirectory("muster-restart-it");
         }
-        ChildServer s = ChildServer.start(PORTS[i], "-Deureka.client.serviceUrl.defaultZone=" + PEERS,
+        ChildServer s = ChildServer.start(PORTS[i], ChildServer.peersOn(PORTS),
                 "-Deureka.instance.hostname=127.0.0.1", "-Deureka.server.snapshot.enabled=true",
                 "-Deureka.server.snapshot.directory=" + snapshots.resolve("node-" + i));
         started.add(s);

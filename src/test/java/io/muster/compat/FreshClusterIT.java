@@ -19,8 +19,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FreshClusterIT {
     private static final int[] PORTS = {17111, 17112, 17113};
-    private static final String PEERS = "http://peer:peer-pw@127.0.0.1:17111/eureka/,"
-            + "http://peer:peer-pw@127.0.0.1:17112/eureka/,http://peer:peer-pw@127.0.0.1:17113/eureka/";
     private static final List<ChildServer> started = new ArrayList<>();
 
     @AfterAll
@@ -32,7 +30,7 @@ class FreshClusterIT {
 
     @Test
     void aClusterStartedTogetherServesAtOnceAndReplicates() throws Exception {
-        started.addAll(ChildServer.startTogether(PORTS, "-Deureka.client.serviceUrl.defaultZone=" + PEERS,
+        started.addAll(ChildServer.startTogether(PORTS, ChildServer.peersOn(PORTS),
                 "-Deureka.instance.hostname=127.0.0.1"));
         List<Http> nodes = started.stream().map(s -> new Http(s.baseUrl)).toList();
         for (int i = 0; i < nodes.size(); i++) {

@@ -18,8 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class StoppingNodeIT {
     private static final int[] PORTS = {17216, 17217};
-    private static final String PEERS = "http://peer:peer-pw@127.0.0.1:17216/eureka/,"
-            + "http://peer:peer-pw@127.0.0.1:17217/eureka/";
     private static final List<ChildServer> started = new ArrayList<>();
 
     @AfterAll
@@ -32,7 +30,7 @@ class StoppingNodeIT {
     @Test
     void aStoppedNodeAndWhatWasCancelledOnItJustBeforeLeaveItsPeerWithinTwoSeconds() throws Exception {
         for (int port : PORTS) {
-            started.add(ChildServer.start(port, "-Deureka.client.serviceUrl.defaultZone=" + PEERS,
+            started.add(ChildServer.start(port, ChildServer.peersOn(PORTS),
                     "-Deureka.instance.hostname=127.0.0.1"));
         }
         Http staying = new Http(started.get(0).baseUrl);
