@@ -101,17 +101,42 @@ final class Assembly {
         }
     }
 
-    /** The last {@code max} bytes (all of them if fewer), copied: a dictionary for what follows them. */
-    byte[] tail(int max) {
-        int n = (int) Math.min(max, size);
-        byte[] out = new byte[n];
-        int at = n;
-        for (int i = count - 1; i >= 0 && at > 0; i--) {
-            int take = Math.min(at, length(i));
-            System.arraycopy(arrays[i], offset(i) + length(i) - take, out, at - take, take);
-            at -= take;
+    /**
+     * The ranges holding the last {@code max} bytes (all of them if fewer), the first one cut to fit: what a part
+     * that follows them may be compressed against. Two tails with the same ranges of the same arrays hold the same
+     * bytes, since the arrays never change.
+     */
+    Assembly tailRanges(int max) {
+        int first = count;
+        long left = Math.min(max, size);
+        while (left > 0) {
+            left -= length(--first);
         }
-        return out;
+        Assembly tail = new Assembly(count - first);
+        for (int i = first; i < count; i++) {
+            int cut = i == first ? (int) -left : 0;   // left is minus the first range's bytes beyond max
+            tail.add(arrays[i], offset(i) + cut, length(i) - cut);
+        }
+        tail.arrays = Arrays.copyOf(tail.arrays, tail.count);
+        tail.offsets = Arrays.copyOf(tail.offsets, tail.count);
+        tail.lengths = Arrays.copyOf(tail.lengths, tail.count);
+        return tail;
+    }
+
+    /** Whether both are the same ranges of the same arrays (so the same bytes), or both null. */
+    static boolean sameRanges(Assembly a, Assembly b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        if (a.count != b.count) {
+            return false;
+        }
+        for (int i = 0; i < a.count; i++) {
+            if (a.arrays[i] != b.arrays[i] || a.offset(i) != b.offset(i) || a.length(i) != b.length(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     byte[] toByteArray() {

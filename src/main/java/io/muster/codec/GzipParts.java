@@ -24,7 +24,14 @@ public final class GzipParts {
      */
     static final int LEVEL = 3;
     static final byte[] NO_BYTES = {};
-    static final int WINDOW = 32 * 1024;
+    /**
+     * How much of what precedes a part it is compressed against: 2 KB, not deflate's whole 32 KB window. A part
+     * is an application's instances, which repeat one another; what it gains from the application before it is
+     * that one's last instance or two. Setting a 32 KB dictionary hashed 32 KB for every part compressed, about 40 %
+     * of the time; 10,000 instances in 20 KB segments took 12.9 ms instead of 21.6 ms, 5.35 % of the JSON instead
+     * of 5.25 % (and the full registry's JSON and XML gzip came out 1 % smaller, RebuildCostBench).
+     */
+    static final int DICTIONARY = 2 * 1024;
     private static final byte[] HEADER = {0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, 0};
 
     private GzipParts() {
@@ -37,7 +44,7 @@ public final class GzipParts {
     /**
      * Compresses {@code prefix} then {@code body} as one part.
      *
-     * @param dictionary the bytes that will precede this part in the payload (only the last 32 KB are used), or null
+     * @param dictionary the bytes that will precede this part in the payload (only the last {@link #DICTIONARY} bytes are used), or null
      * @param last       whether this part ends the payload (its final block is marked as such)
      */
     static Part part(Deflater deflater, byte[] dictionary, byte[] prefix, byte[] body, boolean last) {
@@ -49,7 +56,7 @@ public final class GzipParts {
         deflater.reset();
         deflater.setLevel(LEVEL);
         if (dictionary != null && dictionary.length > 0) {
-            int len = Math.min(WINDOW, dictionary.length);
+            int len = Math.min(DICTIONARY, dictionary.length);
             deflater.setDictionary(dictionary, dictionary.length - len, len);
         }
         Out out = new Out((int) Math.max(64, (prefix.length + body.size()) / 8));

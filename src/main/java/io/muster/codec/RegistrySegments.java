@@ -4,7 +4,6 @@ import io.muster.model.InstanceInfo;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongSupplier;
 import java.util.zip.Deflater;
@@ -14,7 +13,8 @@ import java.util.zip.Deflater;
  * changed rather than to the size of the registry: an application whose instances are the very objects it was
  * encoded from keeps its bytes and its compressed form; only changed applications are decorated, assembled again
  * from their instances' fragments ({@link FragmentCodec}, which encodes only instances it has not seen) and
- * compressed again (and, for gzip, the application after each of them, whose compression refers back into it).
+ * compressed again (and, for gzip, the application after one whose last fragments changed, since its compression
+ * refers back into them).
  * Under steady churn of 10,000 instances this turns a rebuild from a re-encode and a re-compression of 9 MB into a
  * few dozen applications' worth (docs/benchmark.md).
  *
@@ -146,14 +146,11 @@ public final class RegistrySegments {
      * a wire form, and a copy per shape (full registry and delta) was two more copies of the registry's text.
      */
     static final class Segment {
-        private static final AtomicLong NUMBERS = new AtomicLong();
         final InstanceInfo[] sources;
         final FragmentCodec.ListForm form;
         final long encodedAt;
         /** When its fragments were last marked in use; written by rebuilds of its shape (a race only marks twice). */
         volatile long keptAt;
-        /** Names this segment in a later segment's compressed form without keeping it reachable from there. */
-        private final long number = NUMBERS.incrementAndGet();
         private volatile Compressed compressed;
 
         Segment(InstanceInfo[] sources, FragmentCodec.ListForm form, long encodedAt) {
@@ -167,21 +164,34 @@ public final class RegistrySegments {
             return form.pieces.size();
         }
 
-        /** Compressed after {@code before} (the segment preceding it, or null) with {@code separator} in front. */
-        GzipParts.Part compressed(Deflater deflater, Segment before, byte[] separator) {
-            long beforeNumber = before == null ? 0 : before.number;
+        GzipParts.Part compressedForm() {
             Compressed c = compressed;
-            if (c != null && c.before == beforeNumber && c.separator == separator) {
+            return c == null ? null : c.part;
+        }
+
+        /**
+         * Compressed after {@code before} (the segment preceding it, or null) with {@code separator} in front. The
+         * compressed form is kept while the bytes it may refer back to are the same ranges of the same fragments,
+         * even when the segment before it is another one: a changed application is compressed again, the one after
+         * it only when the changed one's last bytes changed.
+         */
+        GzipParts.Part compressed(Deflater deflater, Segment before, byte[] separator) {
+            Assembly dictionary = before == null ? null : before.form.pieces.tailRanges(GzipParts.DICTIONARY);
+            Compressed c = compressed;
+            if (c != null && c.separator == separator && Assembly.sameRanges(c.dictionary, dictionary)) {
                 return c.part;
             }
-            byte[] dictionary = before == null ? null : before.form.pieces.tail(GzipParts.WINDOW);
-            GzipParts.Part part = GzipParts.part(deflater, dictionary, separator, form.pieces, false);
-            compressed = new Compressed(beforeNumber, separator, part);
+            GzipParts.Part part = GzipParts.part(deflater, dictionary == null ? null : dictionary.toByteArray(),
+                    separator, form.pieces, false);
+            compressed = new Compressed(dictionary, separator, part);
             return part;
         }
     }
 
-    /** A compressed form and the context it is valid in: the number of the segment before it and the separator. */
-    private record Compressed(long before, byte[] separator, GzipParts.Part part) {
+    /**
+     * A compressed form and the context it is valid in: the ranges it was compressed against (which hold on to at
+     * most the last fragments of the application before it) and the separator.
+     */
+    private record Compressed(Assembly dictionary, byte[] separator, GzipParts.Part part) {
     }
 }

@@ -40,6 +40,11 @@ public final class SegmentedDocument {
         return n;
     }
 
+    /** The compressed form of segment {@code i} as the last gzip of any document holding it left it (for tests). */
+    GzipParts.Part compressedForm(int i) {
+        return segments[i].compressedForm();
+    }
+
     public long length() {
         return length;
     }
@@ -59,8 +64,8 @@ public final class SegmentedDocument {
 
     /**
      * The gzip form. The envelope's head and tail are compressed each time (they carry the hash and version); each
-     * segment is compressed with the segment before it as dictionary, which finds nearly what one stream over the
-     * whole document finds, since neighbouring applications repeat the same field names and values.
+     * segment is compressed with the last bytes of the segment before it as dictionary, which finds nearly what one
+     * stream over the whole document finds, since neighbouring applications repeat the same field names and values.
      */
     public byte[] gzip() {
         Deflater deflater = new Deflater(GzipParts.LEVEL, true);

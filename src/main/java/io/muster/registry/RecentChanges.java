@@ -49,9 +49,9 @@ final class RecentChanges {
 
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
     /**
-     * The newest entry per instance, by app and then id, in order of each instance's latest change: kept as entries
-     * come and go, because the delta is read twice a second and the queue holds every change of the last three
-     * minutes (tens of thousands under churn).
+     * The newest entry per instance, by app and then id, in the order the instances entered the window (a later
+     * change keeps its instance's place): kept as entries come and go, because the delta is read twice a second and
+     * the queue holds every change of the last three minutes (tens of thousands under churn).
      */
     private final Map<String, LinkedHashMap<String, Entry>> latestByApp = new HashMap<>();
     /** Apps whose newest entries changed since the last {@link #drainChangedApps}. */
@@ -66,11 +66,12 @@ final class RecentChanges {
         Entry e = new Entry(at, state);
         entries.addLast(e);
         LinkedHashMap<String, Entry> latest = latestByApp.computeIfAbsent(state.app(), a -> new LinkedHashMap<>());
-        Entry superseded = latest.remove(state.id());   // so that the new one goes to the end
+        // in place: an app's delta keeps its order while its instances change, so the end of its encoded segment
+        // (the next app's compression dictionary, RegistrySegments) changes only when its last instance does
+        Entry superseded = latest.put(state.id(), e);
         if (superseded != null) {
             superseded.state = null;
         }
-        latest.put(state.id(), e);
         changedApps.add(state.app());
     }
 
@@ -97,7 +98,7 @@ final class RecentChanges {
         return dropped;
     }
 
-    /** The last action per instance of one app, in order of each one's latest change; empty when none. */
+    /** The last action per instance of one app, in the order they entered the window; empty when none. */
     Collection<Entry> latest(String app) {
         LinkedHashMap<String, Entry> latest = latestByApp.get(app);
         return latest == null ? List.of() : latest.values();

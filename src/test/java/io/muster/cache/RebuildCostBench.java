@@ -48,6 +48,7 @@ public final class RebuildCostBench {
         long[] plain = new long[keys.length];
         long[] gz = new long[keys.length];
         long[] size = new long[keys.length];
+        long[] gzSize = new long[keys.length];
         int cursor = 0;
         int generation = 1;
         for (int r = 0; r < rounds; r++) {
@@ -70,6 +71,7 @@ public final class RebuildCostBench {
                     plain[k] += t1 - t0;
                     gz[k] += t2 - t1;
                     size[k] = p.bytes().length;
+                    gzSize[k] = g.length;
                 }
             }
         }
@@ -113,8 +115,9 @@ public final class RebuildCostBench {
             }
         }
         for (int k = 0; k < keys.length; k++) {
-            System.out.printf("%-9s %-4s %-7s %8d bytes: build %7d µs, gzip %7d µs%n", keys[k].entity(),
-                    keys[k].format(), keys[k].detail(), size[k], plain[k] / measured / 1000, gz[k] / measured / 1000);
+            System.out.printf("%-9s %-4s %-7s %8d bytes (gzip %7d): build %7d µs, gzip %7d µs%n", keys[k].entity(),
+                    keys[k].format(), keys[k].detail(), size[k], gzSize[k], plain[k] / measured / 1000,
+                    gz[k] / measured / 1000);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.muster.codec;
 
 import io.muster.testing.Heap;
+import io.muster.model.InstanceInfo;
 import io.muster.model.InstanceStatus;
 import io.muster.registry.AppGroups;
 import io.muster.registry.InstanceRegistry;
@@ -68,6 +69,44 @@ class RegistrySegmentsTest {
                 document(registry.views().groups()));
         assertThat(after.sharedSegmentsWith(before)).as("all but APP-3").isEqualTo(9);
         assertThat(after.gzip()).isNotEqualTo(gzipBefore);
+    }
+
+    /**
+     * Under churn each changed application is compressed again; the one after it only when the changed one's last
+     * bytes (what it is compressed against) changed. A re-registration keeps its instance's place in the delta, so
+     * that is when the changed instance is the application's last.
+     */
+    @Test
+    void theApplicationAfterAChangedOneIsCompressedAgainOnlyWhenItsLastInstanceChanged() throws IOException {
+        for (int n = 0; n < 100; n++) {
+            registry.register(Instances.up("APP-" + (n / 10), "i-" + n), Origin.CLIENT);
+        }
+        SegmentedDocument first = gzippedDelta();
+        GzipParts.Part app3 = first.compressedForm(3);
+        GzipParts.Part app4 = first.compressedForm(4);
+        GzipParts.Part app5 = first.compressedForm(5);
+        InstanceInfo[] app3Instances = registry.views().deltaGroups().groups().get(3).sources();
+
+        registry.register(Instances.sample("APP-3", app3Instances[4].id()).status(InstanceStatus.DOWN).build(),
+                Origin.CLIENT);
+        SegmentedDocument middleChanged = gzippedDelta();
+        assertThat(middleChanged.compressedForm(3)).as("APP-3 itself").isNotSameAs(app3);
+        assertThat(middleChanged.compressedForm(4)).as("APP-4, after a change in APP-3's middle").isSameAs(app4);
+
+        registry.register(Instances.sample("APP-3", app3Instances[9].id()).status(InstanceStatus.DOWN).build(),
+                Origin.CLIENT);
+        SegmentedDocument lastChanged = gzippedDelta();
+        assertThat(lastChanged.compressedForm(4)).as("APP-4, after a change of APP-3's last instance")
+                .isNotSameAs(app4);
+        assertThat(lastChanged.compressedForm(5)).isSameAs(app5);
+    }
+
+    /** The delta as the response cache builds it, gzipped and checked against the reference encoder. */
+    private SegmentedDocument gzippedDelta() throws IOException {
+        AppGroups delta = registry.views().deltaGroups();
+        SegmentedDocument doc = segments.encode(WireFormat.JSON, Detail.FULL, true, document(delta));
+        check(doc, EurekaCodec.encode(WireFormat.JSON, delta.decorated(), Detail.FULL));
+        return doc;
     }
 
     @Test

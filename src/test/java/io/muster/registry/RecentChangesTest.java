@@ -47,7 +47,7 @@ class RecentChangesTest {
         changes.drainChangedApps(drained::add);
 
         assertThat(changes.purge(T0.plusSeconds(185))).as("only the superseded a-1 is older than 3 min").isEqualTo(1);
-        assertThat(changes.latest("A")).extracting(e -> e.state().id()).containsExactly("a-2", "a-1");
+        assertThat(changes.latest("A")).extracting(e -> e.state().id()).containsExactly("a-1", "a-2");
         changes.drainChangedApps(drained::add);
         assertThat(drained).as("dropping a superseded change changes no app's delta").containsExactly("A");
 
@@ -56,5 +56,24 @@ class RecentChangesTest {
         assertThat(changes.purge(T0.plusSeconds(205))).isEqualTo(1);
         assertThat(changes.latest("A")).isEmpty();
         assertThat(changes.size()).isZero();
+    }
+
+    @Test
+    void aLaterChangeKeepsItsInstancesPlaceSoAnAppsDeltaKeepsItsOrder() {
+        changes.add(T0, Instances.up("A", "a-1"));
+        changes.add(T0.plusSeconds(1), Instances.up("A", "a-2"));
+        changes.add(T0.plusSeconds(2), Instances.up("A", "a-3"));
+        InstanceInfo again = Instances.up("A", "a-1");
+        changes.add(T0.plusSeconds(3), again);
+
+        assertThat(changes.latest("A")).extracting(e -> e.state().id())
+                .as("a-1's re-registration is in a-1's place, so the app's last instance (a-3) is unchanged")
+                .containsExactly("a-1", "a-2", "a-3");
+        assertThat(changes.latestOf("A", "a-1")).isSameAs(again);
+
+        changes.purge(T0.plusSeconds(182));   // a-1's first change and a-2 leave; a-1's second stays
+        changes.add(T0.plusSeconds(183), Instances.up("A", "a-2"));
+        assertThat(changes.latest("A")).extracting(e -> e.state().id())
+                .as("an instance that left the window comes back at the end").containsExactly("a-1", "a-3", "a-2");
     }
 }
