@@ -88,10 +88,13 @@ public final class FragmentCodec {
      * {@code {"application":...}} wrapper): the segment {@link RegistrySegments} keeps per application, as the
      * ranges of the fragments it is made of rather than a copy of them.
      *
-     * @param sources the instances {@code app} was decorated from, in its order: its fragments are keyed by these,
-     *                which the registry holds anyway, rather than by lease-decorated copies held for the keys alone
+     * @param sources    the instances {@code app} was decorated from, in its order: its fragments are keyed by
+     *                   these, which the registry holds anyway, rather than by lease-decorated copies held for the
+     *                   keys alone
+     * @param keepLeases whether an instance whose lease was written before keeps those bytes (its renewal time
+     *                   then as old as that writing) instead of having its current lease written
      */
-    ListForm listForm(WireFormat format, Application app, Detail detail, InstanceInfo[] sources) {
+    ListForm listForm(WireFormat format, Application app, Detail detail, InstanceInfo[] sources, boolean keepLeases) {
         long now = millis.getAsLong();
         Fragment shell = listShells.get(shape(format, detail)).computeIfAbsent(app.name(), n -> {
             byte[] whole = shell(format, detail, n, now);
@@ -105,7 +108,8 @@ public final class FragmentCodec {
         Fragment[] used = new Fragment[app.instances().size() + 1];
         used[0] = shell;
         out.add(shell.beforeLease);
-        instances(out, format, detail, app, sources.length == app.instances().size() ? sources : null, used, now);
+        instances(out, format, detail, app, sources.length == app.instances().size() ? sources : null, used,
+                keepLeases, now);
         out.add(shell.afterLease);
         sweepIfDue(now);
         return new ListForm(out.trimmed(), used);
@@ -161,7 +165,7 @@ public final class FragmentCodec {
                              byte[] shell, int from, int to, long now) {
         int split = split(format, shell, to);
         out.add(shell, from, split - from);
-        instances(out, format, detail, app, sources, null, now);
+        instances(out, format, detail, app, sources, null, false, now);
         out.add(shell, split, to - split);
     }
 
@@ -171,7 +175,7 @@ public final class FragmentCodec {
 
     /** The instances' fragments, comma-separated in JSON; each also into {@code used[1..]} unless that is null. */
     private void instances(Assembly out, WireFormat format, Detail detail, Application app, InstanceInfo[] sources,
-                           Fragment[] used, long now) {
+                           Fragment[] used, boolean keepLeases, long now) {
         Map<InstanceKey, Fragment> held = fragments.get(shape(format, detail));
         boolean first = true;
         int n = 0;
@@ -188,7 +192,7 @@ public final class FragmentCodec {
             f.lastUsed = now;
             out.add(f.beforeLease);
             if (detail == Detail.FULL) {
-                out.add(f.lease(format, i.leaseInfo()));
+                out.add(f.lease(format, i.leaseInfo(), keepLeases));
             }
             out.add(f.afterLease);
         }
@@ -270,9 +274,10 @@ public final class FragmentCodec {
             this.afterLease = afterLease;
         }
 
-        byte[] lease(WireFormat format, LeaseInfo info) {
+        /** The lease's bytes: those last written when they are of {@code info}, or whatever they are if {@code keep}. */
+        byte[] lease(WireFormat format, LeaseInfo info, boolean keep) {
             LeaseBytes last = lease;
-            if (last != null && last.info.equals(info)) {
+            if (last != null && (keep || last.info.equals(info))) {
                 return last.bytes;
             }
             Bytes out = new Bytes(200);

@@ -18,10 +18,11 @@ import java.util.zip.Deflater;
  * Under steady churn of 10,000 instances this turns a rebuild from a re-encode and a re-compression of 9 MB into a
  * few dozen applications' worth (docs/benchmark.md).
  *
- * <p>Lease timestamps are written when an application is encoded, so in an unchanged application they are those
- * of its last encoding, {@value #REENCODE_AFTER_MILLIS} ms old or a little more (at most a tenth of the applications
- * is re-encoded for age in one build), like Eureka's cached payloads (whose renewal times are as old as the cache
- * entry). Renewals never trigger a rebuild here or there. Above {@value #REENCODE_SCALE_INSTANCES} instances the age
+ * <p>Lease timestamps are written when an application is first encoded and then each time it is re-encoded for
+ * age; a change writes the changed instances' leases and keeps the others' bytes. So an application's lease
+ * timestamps are at most {@value #REENCODE_AFTER_MILLIS} ms old or a little more (at most a tenth of the
+ * applications is re-encoded for age in one build), like Eureka's cached payloads (whose renewal times are as old as
+ * the cache entry). Renewals never trigger a rebuild here or there. Above {@value #REENCODE_SCALE_INSTANCES} instances the age
  * grows with the registry, up to {@value #MAX_REENCODE_AFTER_MILLIS} ms at {@value #MAX_REENCODE_INSTANCES}
  * (see {@link #reencodeAfterMillis}).
  *
@@ -88,9 +89,13 @@ public final class RegistrySegments {
         for (AppsDocument.App app : document.apps()) {
             Segment s = kept.get(app.name());
             boolean changed = s == null || !app.sameSources(s.sources);
-            if (changed || now - s.encodedAt > maxAge && ageBudget-- > 0) {
-                s = new Segment(app.sources(), fragments.listForm(format, app.content().get(), detail, app.sources()),
-                        now);
+            boolean old = s != null && now - s.encodedAt > maxAge;
+            if (changed || old && ageBudget-- > 0) {
+                // a change keeps the other instances' lease bytes, and the segment its age: rewriting them gave the
+                // segment new last bytes (the next one's compression dictionary) at nearly every change
+                boolean keepLeases = s != null && !old;
+                s = new Segment(app.sources(), fragments.listForm(format, app.content().get(), detail, app.sources(),
+                        keepLeases), keepLeases ? s.encodedAt : now);
             } else if (now - s.keptAt >= FragmentCodec.SWEEP_MILLIS / 2) {
                 fragments.keep(s.form);   // its fragments stay shared with the other shapes until it changes
                 s.keptAt = now;

@@ -87,12 +87,14 @@ class RegistrySegmentsTest {
         GzipParts.Part app5 = first.compressedForm(5);
         InstanceInfo[] app3Instances = registry.views().deltaGroups().groups().get(3).sources();
 
+        renewAll();
         registry.register(Instances.sample("APP-3", app3Instances[4].id()).status(InstanceStatus.DOWN).build(),
                 Origin.CLIENT);
         SegmentedDocument middleChanged = gzippedDelta();
         assertThat(middleChanged.compressedForm(3)).as("APP-3 itself").isNotSameAs(app3);
         assertThat(middleChanged.compressedForm(4)).as("APP-4, after a change in APP-3's middle").isSameAs(app4);
 
+        renewAll();
         registry.register(Instances.sample("APP-3", app3Instances[9].id()).status(InstanceStatus.DOWN).build(),
                 Origin.CLIENT);
         SegmentedDocument lastChanged = gzippedDelta();
@@ -101,12 +103,64 @@ class RegistrySegmentsTest {
         assertThat(lastChanged.compressedForm(5)).isSameAs(app5);
     }
 
-    /** The delta as the response cache builds it, gzipped and checked against the reference encoder. */
+    /** The delta as the response cache builds it, gzipped (the JDK's reader checks it inflates whole). */
     private SegmentedDocument gzippedDelta() throws IOException {
-        AppGroups delta = registry.views().deltaGroups();
-        SegmentedDocument doc = segments.encode(WireFormat.JSON, Detail.FULL, true, document(delta));
-        check(doc, EurekaCodec.encode(WireFormat.JSON, delta.decorated(), Detail.FULL));
+        SegmentedDocument doc = segments.encode(WireFormat.JSON, Detail.FULL, true,
+                document(registry.views().deltaGroups()));
+        assertThat(gunzip(doc.gzip())).isEqualTo(doc.plain());
         return doc;
+    }
+
+    /** A second later, every instance's heartbeat. */
+    private void renewAll() {
+        clock.advance(Duration.ofSeconds(1));
+        registry.views().groups().groups().forEach(g -> {
+            for (InstanceInfo i : g.sources()) {
+                registry.renew(i.app(), i.id(), null, null, Origin.CLIENT);
+            }
+        });
+    }
+
+    /**
+     * A change writes the changed instance's lease and keeps the bytes of the others' (their renewal times as old as
+     * the application's encoding), so the application's last bytes stay the same unless its last instance changed;
+     * within half a minute of its encoding the application is encoded afresh, every lease as it is then.
+     */
+    @Test
+    void aChangeKeepsTheOtherInstancesLeaseBytesUntilTheApplicationIsReEncodedForAge() {
+        registry.register(Instances.up("A", "a-1"), Origin.CLIENT);
+        registry.register(Instances.up("A", "a-2"), Origin.CLIENT);
+        String first = fullJson();
+        long encodedAt = clock.millis();
+
+        clock.advance(Duration.ofSeconds(20));
+        registry.renew("A", "a-1", null, null, Origin.CLIENT);
+        registry.register(Instances.sample("A", "a-2").status(InstanceStatus.DOWN).build(), Origin.CLIENT);
+        String changed = fullJson();
+        assertThat(changed).contains("\"DOWN\"").isNotEqualTo(first);
+        assertThat(renewalTimes(changed)).as("a-1 as first encoded, a-2 registered again now")
+                .containsExactly(encodedAt, clock.millis());
+
+        clock.advance(Duration.ofSeconds(11));   // 31 s after the application's first encoding
+        registry.renew("A", "a-1", null, null, Origin.CLIENT);
+        AppGroups groups = registry.views().groups();
+        assertThat(segments.encode(WireFormat.JSON, Detail.FULL, false, document(groups)).plain())
+                .as("re-encoded for age: every lease as it is now")
+                .isEqualTo(EurekaCodec.encode(WireFormat.JSON, groups.decorated(), Detail.FULL));
+    }
+
+    private String fullJson() {
+        return new String(segments.encode(WireFormat.JSON, Detail.FULL, false, document(registry.views().groups()))
+                .plain(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static java.util.List<Long> renewalTimes(String json) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"lastRenewalTimestamp\":(\\d+)").matcher(json);
+        java.util.List<Long> times = new java.util.ArrayList<>();
+        while (m.find()) {
+            times.add(Long.parseLong(m.group(1)));
+        }
+        return times;
     }
 
     @Test
