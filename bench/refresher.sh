@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# What the response-cache refresher (the muster-fresh thread) costs under the churn scenario of bench/compare.sh:
+# one fresh Tomcat with WAR, the same warm-up, then two 30 s mixed rounds (10,000 instances in 500 apps renewing
+# every 3 s, 100 delta pollers every 3 s, 100 re-registrations a second), printing for each the CPU of the
+# muster-fresh thread and of the whole process (from /proc, in ms) and the load tool's server CPU per request.
+#
+#   bench/refresher.sh [WAR] [PORT]      # default target/eureka.war 18960; about 2 minutes
+#
+# To compare two builds, run it once per WAR, one after the other (never at the same time on two cores).
+# Only the Tomcat started here is stopped, by its PID. Loopback only.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+# shellcheck source=bench/tomcat.sh
+. bench/tomcat.sh
+war="${1:-target/eureka.war}"
+port="${2:-18960}"
+HEAP="-Xms256m -Xmx1g" MUSTER_OPTS="-Deureka.server.maxClientHeapPercent=100 -Deureka.server.largeWrites.maxOpenPerClient=1000" \
+  tomcat_start "$war" "$port" "$root/target/bench/refresher-tomcat"
+trap 'kill "$tomcat_pid" 2>/dev/null; wait "$tomcat_pid" 2>/dev/null || true' EXIT
+lt() { java bench/LoadTool.java "$@" --ids spring --url "http://127.0.0.1:$port/eureka/" --pid "$tomcat_pid" 2>/dev/null | sed -n 's/^RESULT //p'; }
+mixed() { lt mixed --instances 10000 --apps 500 --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --concurrency 16 "$@"; }
+# CPU ticks (1/100 s) of the threads named $1, or of the whole process without an argument
+ticks() {
+  if [ $# -eq 0 ]; then awk '{ print $14 + $15 }' "/proc/$tomcat_pid/stat"; return; fi
+  local sum=0 t
+  for t in /proc/"$tomcat_pid"/task/*; do
+    [ "$(cat "$t/comm" 2>/dev/null)" = "$1" ] && sum=$(( sum + $(awk '{ print $14 + $15 }' "$t/stat") ))
+  done
+  echo "$sum"
+}
+for _ in 1 2 3; do lt register --instances 10000 --apps 500 --concurrency 16 > /dev/null; done
+lt fetch --kind delta --seconds 5 --concurrency 4 > /dev/null
+mixed --seconds 20 > /dev/null
+for round in 1 2; do
+  f0=$(ticks muster-fresh); p0=$(ticks)
+  result=$(mixed --seconds 30)
+  f1=$(ticks muster-fresh); p1=$(ticks)
+  echo "$(basename "$war") round $round: refresher $(( (f1 - f0) * 10 )) ms, process $(( (p1 - p0) * 10 )) ms," \
+    "server CPU $(echo "$result" | sed -n 's/.*"mixed_server_cpu_us_per_request":\([0-9.]*\).*/\1/p') µs per request"
+done
