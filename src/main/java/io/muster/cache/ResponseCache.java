@@ -103,15 +103,6 @@ public final class ResponseCache implements RegistryListener {
      * by a third and filled the heap with builds in flight (docs/benchmark.md). Read shapes keep their usual pace.
      */
     static final long MAX_UNREAD_WAIT_MILLIS = 300_000;
-    /**
-     * However cheap its builds, a stale full registry nobody reads waits at least this long after its last build.
-     * Eureka clients read it once, when they start (or after a hash mismatch), and then follow deltas, whose 3-minute
-     * window brings them what it missed; the delta keeps the usual pace, since every poll reads it. Under steady churn
-     * the unread full registry was rebuilt every second (fifty builds of 20 ms): a fiftieth of a core, about 6 % of
-     * all the CPU of the churn benchmark (docs/benchmark.md), for payloads nobody was served. The first client to read
-     * it after such a spell may get one up to this old; from the next refresh on it is rebuilt at the usual pace.
-     */
-    static final long UNREAD_FULL_MIN_WAIT_MILLIS = 5_000;
     /** Read within this long counts as being read ({@link Payload#markRead} records reads to the second). */
     static final long RECENT_READ_MILLIS = 2_000;
     /**
@@ -236,7 +227,7 @@ public final class ResponseCache implements RegistryListener {
                 readOnly.remove(e.getKey(), old);   // its next reader builds it once, as on first use
             } else if (!moved && !isStale(e.getKey(), old)) {
                 continue;
-            } else if (now - old.builtAt() < waitAfterBuild(e.getKey(), old, now)) {
+            } else if (now - old.builtAt() < waitAfterBuild(old, now)) {
                 deltaMoved |= moved;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn
             } else {
                 Payload rebuilt = fresh(e.getKey());
@@ -257,16 +248,12 @@ public final class ResponseCache implements RegistryListener {
 
     /**
      * How long after its build a stale payload waits for the next: five builds' time when read since it was built
-     * (someone was served it, however long ago) or within the last 2 s, else fifty, but never over 5 minutes (and,
-     * for a full registry, never under 5 s).
+     * (someone was served it, however long ago) or within the last 2 s, else fifty, but never over 5 minutes.
      */
-    private static long waitAfterBuild(CacheKey key, Payload p, long now) {
+    private static long waitAfterBuild(Payload p, long now) {
         boolean read = p.lastRead() >= p.builtAt() || now - p.lastRead() < RECENT_READ_MILLIS;
-        if (read) {
-            return BUILD_COST_FACTOR * p.buildMillis();
-        }
-        long unread = Math.min(MAX_UNREAD_WAIT_MILLIS, UNREAD_BUILD_COST_FACTOR * p.buildMillis());
-        return key.entity() == CacheKey.Entity.ALL_APPS ? Math.max(UNREAD_FULL_MIN_WAIT_MILLIS, unread) : unread;
+        return read ? BUILD_COST_FACTOR * p.buildMillis()
+                : Math.min(MAX_UNREAD_WAIT_MILLIS, UNREAD_BUILD_COST_FACTOR * p.buildMillis());
     }
 
     /** Per-instance fragments held for the encodings, all wire forms together. */
