@@ -102,6 +102,21 @@ final class RealTomcat implements AutoCloseable {
         return console().lines().filter(l -> l.contains(text)).toList();
     }
 
+    /**
+     * The console lines that contain the text, once one of them matches (within 5 s): the audit lane writes its
+     * lines a moment after the request that caused them was answered.
+     */
+    List<String> awaitConsoleLines(String text, java.util.function.Predicate<String> match) {
+        return io.muster.testing.Await.until("a console line with \"" + text + "\"", java.time.Duration.ofSeconds(5),
+                () -> {
+                    try {
+                        return consoleLines(text);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }, lines -> lines.stream().anyMatch(match));
+    }
+
     @Override
     public void close() throws InterruptedException {
         if (process != null) {

@@ -77,7 +77,8 @@ class TomcatMBeansIT {
             String done = proxy.get("?invoke=" + encode(REGISTRY) + "&op=takeOutOfService&ps=ORDERS,o-1").body();
             assertThat(done).startsWith("OK").contains("OUT_OF_SERVICE set on ORDERS/o-1");
             assertThat(eureka.getJson("apps/ORDERS/o-1").body()).contains("\"status\":\"OUT_OF_SERVICE\"");
-            assertThat(tomcat.consoleLines("audit: ")).as("the proxy's caller is Tomcat itself: no JMX principal")
+            assertThat(tomcat.awaitConsoleLines("audit: ", l -> l.contains("ORDERS/o-1")))
+                    .as("the proxy's caller is Tomcat itself: no JMX principal")
                     .anyMatch(l -> l.contains("operator jmx") && l.contains("ORDERS/o-1"));
             assertThat(proxy.get("?invoke=" + encode(REGISTRY) + "&op=takeOutOfService&ps=ORDERS,nobody").body())
                     .contains("no instance ORDERS/nobody");
@@ -91,7 +92,8 @@ class TomcatMBeansIT {
                         .isEqualTo("ORDERS/o-2 deregistered");
             }
             assertThat(eureka.getJson("apps/ORDERS/o-2").status()).isEqualTo(404);
-            assertThat(tomcat.consoleLines("audit: ")).as("an authenticated JMX caller is named")
+            assertThat(tomcat.awaitConsoleLines("audit: ", l -> l.contains("ORDERS/o-2")))
+                    .as("an authenticated JMX caller is named")
                     .anyMatch(l -> l.contains("operator ops") && l.contains("ORDERS/o-2"));
 
             assertThat(manager.get("undeploy?path=/eureka").body()).startsWith("OK");

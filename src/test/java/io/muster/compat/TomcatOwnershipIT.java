@@ -1,11 +1,9 @@
 package io.muster.compat;
 
-import io.muster.testing.Await;
 import io.muster.testing.Http;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -47,14 +45,7 @@ class TomcatOwnershipIT {
             assertThat(admin.delete("apps/BILLING/b-1").status()).as("operators write every app").isEqualTo(200);
             assertThat(orders.delete("apps/ORDERS/o-1").status()).isEqualTo(200);
             String refusal = "audit: refused a write by client client-billing to ORDERS";
-            // the audit lane writes it a moment later
-            Await.until("the refusal in Tomcat's log", Duration.ofSeconds(5), () -> {
-                try {
-                    return tomcat.consoleLines(refusal);
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }, lines -> !lines.isEmpty());
+            tomcat.awaitConsoleLines(refusal, l -> true);
             assertThat(tomcat.consoleLines(refusal)).as("logged once a minute per caller and application")
                     .hasSize(1);
         }
