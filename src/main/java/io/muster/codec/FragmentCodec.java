@@ -274,7 +274,7 @@ public final class FragmentCodec {
             this.afterLease = afterLease;
         }
 
-        /** The lease's bytes: those last written when they are of {@code info}, or whatever they are if {@code keep}. */
+        /** The lease's bytes: those last written if they are of {@code info}, or if {@code keep} whatever they are. */
         byte[] lease(WireFormat format, LeaseInfo info, boolean keep) {
             LeaseBytes last = lease;
             if (last != null && (keep || last.info.equals(info))) {

@@ -44,7 +44,8 @@ public final class GzipParts {
     /**
      * Compresses {@code prefix} then {@code body} as one part.
      *
-     * @param dictionary the bytes that will precede this part in the payload (only the last {@link #DICTIONARY} bytes are used), or null
+     * @param dictionary the bytes that will precede this part in the payload (only the last {@link #DICTIONARY}
+     *                   bytes are used), or null
      * @param last       whether this part ends the payload (its final block is marked as such)
      */
     static Part part(Deflater deflater, byte[] dictionary, byte[] prefix, byte[] body, boolean last) {

@@ -22,9 +22,9 @@ import java.util.zip.Deflater;
  * age; a change writes the changed instances' leases and keeps the others' bytes. So an application's lease
  * timestamps are at most {@value #REENCODE_AFTER_MILLIS} ms old or a little more (at most a tenth of the
  * applications is re-encoded for age in one build), like Eureka's cached payloads (whose renewal times are as old as
- * the cache entry). Renewals never trigger a rebuild here or there. Above {@value #REENCODE_SCALE_INSTANCES} instances the age
- * grows with the registry, up to {@value #MAX_REENCODE_AFTER_MILLIS} ms at {@value #MAX_REENCODE_INSTANCES}
- * (see {@link #reencodeAfterMillis}).
+ * the cache entry). Renewals never trigger a rebuild here or there. Above {@value #REENCODE_SCALE_INSTANCES}
+ * instances the age grows with the registry, up to {@value #MAX_REENCODE_AFTER_MILLIS} ms at
+ * {@value #MAX_REENCODE_INSTANCES} (see {@link #reencodeAfterMillis}).
  *
  * <p>Memory: per shape in use (format, detail, full or delta) the ranges of every application's fragments (about
  * 50 bytes per instance; the fragments themselves are {@link FragmentCodec}'s, one copy per wire form), plus its
