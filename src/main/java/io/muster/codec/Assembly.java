@@ -28,6 +28,12 @@ final class Assembly {
         lengths = new int[arrays.length];
     }
 
+    private Assembly(byte[][] arrays, int[] offsets, int[] lengths) {
+        this.arrays = arrays;
+        this.offsets = offsets;
+        this.lengths = lengths;
+    }
+
     Assembly add(byte[] b) {
         return add(b, 0, b.length);
     }
@@ -112,14 +118,12 @@ final class Assembly {
         while (left > 0) {
             left -= length(--first);
         }
-        Assembly tail = new Assembly(count - first);
+        int n = count - first;
+        Assembly tail = new Assembly(new byte[n][], new int[n], new int[n]);   // asked for at every gzip build
         for (int i = first; i < count; i++) {
             int cut = i == first ? (int) -left : 0;   // left is minus the first range's bytes beyond max
             tail.add(arrays[i], offset(i) + cut, length(i) - cut);
         }
-        tail.arrays = Arrays.copyOf(tail.arrays, tail.count);
-        tail.offsets = Arrays.copyOf(tail.offsets, tail.count);
-        tail.lengths = Arrays.copyOf(tail.lengths, tail.count);
         return tail;
     }
 
