@@ -15,11 +15,12 @@ cd "$root"
 . bench/tomcat.sh
 war="${1:-target/eureka.war}"
 port="${2:-18960}"
-HEAP="-Xms256m -Xmx1g" MUSTER_OPTS="-Deureka.server.maxClientHeapPercent=100 -Deureka.server.largeWrites.maxOpenPerClient=1000" \
+apps="${APPS:-500}"   # APPS=10: the same 10,000 instances in ten applications of 1,000
+HEAP="-Xms256m -Xmx1g" MUSTER_OPTS="-Deureka.server.maxClientHeapPercent=100 -Deureka.server.largeWrites.maxOpenPerClient=1000 ${EXTRA_OPTS:-}" \
   tomcat_start "$war" "$port" "$root/target/bench/refresher-tomcat"
 trap 'kill "$tomcat_pid" 2>/dev/null; wait "$tomcat_pid" 2>/dev/null || true' EXIT
 lt() { java bench/LoadTool.java "$@" --ids spring --url "http://127.0.0.1:$port/eureka/" --pid "$tomcat_pid" 2>/dev/null | sed -n 's/^RESULT //p'; }
-mixed() { lt mixed --instances 10000 --apps 500 --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --concurrency 16 "$@"; }
+mixed() { lt mixed --instances 10000 --apps "$apps" --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --concurrency 16 "$@"; }
 # CPU ticks (1/100 s) of the threads named $1, or of the whole process without an argument
 ticks() {
   if [ $# -eq 0 ]; then awk '{ print $14 + $15 }' "/proc/$tomcat_pid/stat"; return; fi
@@ -29,7 +30,7 @@ ticks() {
   done
   echo "$sum"
 }
-for _ in 1 2 3; do lt register --instances 10000 --apps 500 --concurrency 16 > /dev/null; done
+for _ in 1 2 3; do lt register --instances 10000 --apps "$apps" --concurrency 16 > /dev/null; done
 lt fetch --kind delta --seconds 5 --concurrency 4 > /dev/null
 mixed --seconds 20 > /dev/null
 for round in 1 2; do

@@ -4,7 +4,6 @@ import io.muster.model.Application;
 import io.muster.model.InstanceInfo;
 
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * An {@code applications} document given one application at a time, what {@link RegistrySegments} and
@@ -35,24 +34,32 @@ public record AppsDocument(long version, String appsHashCode, List<App> apps) {
     /**
      * @param name    the application's name, what an encoding is kept under
      * @param sources the instance objects the application is built from; never changed after construction
-     * @param content builds the application as written
+     * @param content builds the application as written, or a run of its instances
      */
-    public record App(String name, InstanceInfo[] sources, Supplier<Application> content) {
+    public record App(String name, InstanceInfo[] sources, Content content) {
 
-        /** Whether {@code other} holds the very same instance objects in the same order: nothing to re-encode. */
-        boolean sameSources(InstanceInfo[] other) {
-            if (other == sources) {
-                return true;
-            }
-            if (other == null || other.length != sources.length) {
+        /** The whole application as written. */
+        Application whole() {
+            return content.decorated(0, sources.length);
+        }
+
+        /** Whether {@code other} holds the very same objects as {@code sources[from, to)}, in the same order. */
+        boolean sameSources(int from, int to, InstanceInfo[] other) {
+            if (other == null || other.length != to - from) {
                 return false;
             }
-            for (int i = 0; i < sources.length; i++) {
-                if (other[i] != sources[i]) {
+            for (int i = from; i < to; i++) {
+                if (other[i - from] != sources[i]) {
                     return false;
                 }
             }
             return true;
         }
+    }
+
+    /** Builds an application as written from the instances at {@code [from, to)} of its sources, as of now. */
+    @FunctionalInterface
+    public interface Content {
+        Application decorated(int from, int to);
     }
 }

@@ -63,12 +63,10 @@ public final class FragmentCodec {
         long now = millis.getAsLong();
         Assembly out = new Assembly(4 + 3 * apps.instanceCount() + 3 * apps.applications().size());
         out.add(envelope.head());
-        boolean first = true;
         for (Application app : apps.applications()) {
-            if (!first) {
+            if (out.size() > envelope.head().length) {   // after an application
                 out.add(envelope.separator());
             }
-            first = false;
             byte[] shell = shell(format, detail, app.name(), now);
             application(out, format, detail, app, null, shell, Envelope.listFormStart(format),
                     Envelope.listFormEnd(format, shell.length), now);
@@ -80,23 +78,53 @@ public final class FragmentCodec {
 
     /** The bytes of {@link EurekaCodec#encode(WireFormat, Application, Detail)}. */
     public byte[] encode(WireFormat format, Application app, Detail detail) {
-        return single(format, app, detail);
+        long now = millis.getAsLong();
+        byte[] shell = shell(format, detail, app.name(), now);
+        Assembly out = new Assembly(4 + 3 * app.instances().size());
+        application(out, format, detail, app, null, shell, 0, shell.length, now);
+        sweepIfDue(now);
+        return out.toByteArray();
     }
 
     /**
-     * One application as it appears in an {@code applications} document's list (in JSON without the
-     * {@code {"application":...}} wrapper): the segment {@link RegistrySegments} keeps per application, as the
-     * ranges of the fragments it is made of rather than a copy of them.
+     * A run of one application's instances as in an {@code applications} document's list (JSON without the
+     * {@code {"application":...}} wrapper), as ranges of fragments: a {@link RegistrySegments} segment. An
+     * application's runs joined are its list form (in JSON a run after the first starts with a comma).
      *
+     * @param app        the run's instances, decorated, under the application's name
      * @param sources    the instances {@code app} was decorated from, in its order: its fragments are keyed by
      *                   these, which the registry holds anyway, rather than by lease-decorated copies held for the
      *                   keys alone
      * @param keepLeases whether an instance whose lease was written before keeps those bytes (its renewal time
      *                   then as old as that writing) instead of having its current lease written
+     * @param first      whether the run opens the application, {@code last} whether it closes it
      */
-    ListForm listForm(WireFormat format, Application app, Detail detail, InstanceInfo[] sources, boolean keepLeases) {
+    ListForm listForm(WireFormat format, Application app, Detail detail, InstanceInfo[] sources, boolean keepLeases,
+                      boolean first, boolean last) {
         long now = millis.getAsLong();
-        Fragment shell = listShells.get(shape(format, detail)).computeIfAbsent(app.name(), n -> {
+        Fragment shell = first || last ? listShell(format, detail, app.name(), now) : null;
+        Assembly out = new Assembly(4 + 4 * app.instances().size());
+        Fragment[] used = new Fragment[app.instances().size() + (shell == null ? 0 : 1)];
+        if (shell != null) {
+            used[used.length - 1] = shell;   // the instances' fragments first, one each
+        }
+        if (first) {
+            out.add(shell.beforeLease);
+        } else if (format == WireFormat.JSON && !app.instances().isEmpty()) {
+            out.comma();
+        }
+        instances(out, format, detail, app, sources.length == app.instances().size() ? sources : null, used,
+                keepLeases, now);
+        if (last) {
+            out.add(shell.afterLease);
+        }
+        sweepIfDue(now);
+        return new ListForm(out.trimmed(), used);
+    }
+
+    /** The application's list form without instances, cut where they go. */
+    private Fragment listShell(WireFormat format, Detail detail, String name, long now) {
+        Fragment shell = listShells.get(shape(format, detail)).computeIfAbsent(name, n -> {
             byte[] whole = shell(format, detail, n, now);
             int from = Envelope.listFormStart(format);
             int to = Envelope.listFormEnd(format, whole.length);
@@ -104,50 +132,25 @@ public final class FragmentCodec {
             return new Fragment(Arrays.copyOfRange(whole, from, split), Arrays.copyOfRange(whole, split, to));
         });
         shell.lastUsed = now;
-        Assembly out = new Assembly(4 + 4 * app.instances().size());
-        Fragment[] used = new Fragment[app.instances().size() + 1];
-        used[0] = shell;
-        out.add(shell.beforeLease);
-        instances(out, format, detail, app, sources.length == app.instances().size() ? sources : null, used,
-                keepLeases, now);
-        out.add(shell.afterLease);
-        sweepIfDue(now);
-        return new ListForm(out.trimmed(), used);
+        return shell;
     }
 
     /**
      * Marks a kept list form's fragments as in use, so that the sweep leaves them to the next encoding of their
-     * instances (by any shape of the wire form) instead of letting each shape encode a copy of its own: a kept
-     * application is not encoded again for as long as its instances do not change.
+     * instances by any shape of the wire form instead of each shape encoding a copy of its own.
      */
     void keep(ListForm form) {
         long now = millis.getAsLong();
-        for (Fragment f : form.used) {
+        for (Fragment f : form.used()) {
             f.lastUsed = now;
         }
     }
 
     /**
-     * An application's list form as ranges of fragments ({@link #pieces}) and the fragments it was made of, which
-     * {@link #keep} marks as in use. Immutable once made; the fragments' last-use times are volatiles.
+     * A run's list form as ranges of fragments and the fragments it was made of, which {@link #keep} marks as in
+     * use. Immutable once made; the fragments' last-use times are volatiles.
      */
-    static final class ListForm {
-        final Assembly pieces;
-        private final Fragment[] used;
-
-        private ListForm(Assembly pieces, Fragment[] used) {
-            this.pieces = pieces;
-            this.used = used;
-        }
-    }
-
-    private byte[] single(WireFormat format, Application app, Detail detail) {
-        long now = millis.getAsLong();
-        byte[] shell = shell(format, detail, app.name(), now);
-        Assembly out = new Assembly(4 + 3 * app.instances().size());
-        application(out, format, detail, app, null, shell, 0, shell.length, now);
-        sweepIfDue(now);
-        return out.toByteArray();
+    record ListForm(Assembly pieces, Fragment[] used) {
     }
 
     /** Instance fragments held, all shapes together (for tests and the memory figure). */
@@ -173,7 +176,7 @@ public final class FragmentCodec {
         return format == WireFormat.JSON ? lastIndexOf(shell, (byte) ']', to) : to - XML_APPLICATION_END.length;
     }
 
-    /** The instances' fragments, comma-separated in JSON; each also into {@code used[1..]} unless that is null. */
+    /** The instances' fragments, comma-separated in JSON; each also into {@code used[0..]} unless that is null. */
     private void instances(Assembly out, WireFormat format, Detail detail, Application app, InstanceInfo[] sources,
                            Fragment[] used, boolean keepLeases, long now) {
         Map<InstanceKey, Fragment> held = fragments.get(shape(format, detail));
@@ -185,10 +188,10 @@ public final class FragmentCodec {
             }
             first = false;
             Fragment f = fragment(held, format, detail, sources == null ? i : sources[n]);
-            n++;
             if (used != null) {
                 used[n] = f;
             }
+            n++;
             f.lastUsed = now;
             out.add(f.beforeLease);
             if (detail == Detail.FULL) {

@@ -21,10 +21,9 @@ public final class SegmentedDocument {
     SegmentedDocument(Envelope envelope, RegistrySegments.Segment[] segments) {
         this.envelope = envelope;
         this.segments = segments;
-        long n = envelope.head().length + envelope.tail().length
-                + (long) Math.max(0, segments.length - 1) * envelope.separator().length;
-        for (RegistrySegments.Segment s : segments) {
-            n += s.length();
+        long n = envelope.head().length + envelope.tail().length;
+        for (int i = 0; i < segments.length; i++) {
+            n += separatorBefore(i).length + segments[i].length();
         }
         this.length = n;
     }
@@ -40,6 +39,11 @@ public final class SegmentedDocument {
         return n;
     }
 
+    /** Segments in all (for tests). */
+    int segmentCount() {
+        return segments.length;
+    }
+
     /** The compressed form of segment {@code i} as the last gzip of any document holding it left it (for tests). */
     GzipParts.Part compressedForm(int i) {
         return segments[i].compressedForm();
@@ -53,13 +57,16 @@ public final class SegmentedDocument {
         Assembly out = new Assembly(2 * segments.length + 2);
         out.add(envelope.head());
         for (int i = 0; i < segments.length; i++) {
-            if (i > 0) {
-                out.add(envelope.separator());
-            }
-            out.addAll(segments[i].form.pieces);
+            out.add(separatorBefore(i));
+            out.addAll(segments[i].form.pieces());
         }
         out.add(envelope.tail());
         return out.toByteArray();
+    }
+
+    /** The document's separator before the first segment of every application but the first; nothing otherwise. */
+    private byte[] separatorBefore(int i) {
+        return i > 0 && segments[i].first ? envelope.separator() : GzipParts.NO_BYTES;
     }
 
     /**
@@ -74,7 +81,7 @@ public final class SegmentedDocument {
             parts[0] = GzipParts.part(deflater, null, GzipParts.NO_BYTES, envelope.head(), false);
             for (int i = 0; i < segments.length; i++) {
                 parts[i + 1] = i == 0 ? segments[i].compressed(deflater, null, GzipParts.NO_BYTES)
-                        : segments[i].compressed(deflater, segments[i - 1], envelope.separator());
+                        : segments[i].compressed(deflater, segments[i - 1], separatorBefore(i));
             }
             parts[parts.length - 1] = GzipParts.part(deflater, null, GzipParts.NO_BYTES, envelope.tail(), true);
             return GzipParts.member(parts);

@@ -43,8 +43,14 @@ public record AppGroups(long version, String appsHashCode, List<Group> groups, l
     public record Group(String app, InstanceInfo[] sources, Map<String, Lease> live) {
 
         public Application decorated() {
-            List<InstanceInfo> instances = new ArrayList<>(sources.length);
-            for (InstanceInfo source : sources) {
+            return decorated(0, sources.length);
+        }
+
+        /** The application with only {@code sources[from, to)}, decorated as of now. */
+        public Application decorated(int from, int to) {
+            List<InstanceInfo> instances = new ArrayList<>(to - from);
+            for (int i = from; i < to; i++) {
+                InstanceInfo source = sources[i];
                 Lease lease = source.actionType() == ActionType.DELETED ? null : live.get(source.id());
                 instances.add(lease == null ? source : lease.decorate(source));
             }

@@ -16,13 +16,14 @@ import java.util.Map;
 /**
  * Not a test (no {@code Test} suffix, so Surefire skips it): a short in-process measurement of what one refresh
  * of the response cache costs under the bench's "mixed" churn, to be run by hand with {@code main}.
- * 10,000 instances in 100 apps, all inside the 3-minute delta window; between two refreshes (500 ms) a sixth of
- * them renew (every 3 s) and 50 re-register (100/s), as bench/compare.sh's mixed scenario does.
+ * 10,000 instances in 100 apps ({@code -Dapps}, {@code -DperApp}), all inside the 3-minute delta window; between
+ * two refreshes (500 ms) a sixth of them renew (every 3 s) and 50 chosen at random re-register (100/s), as
+ * bench/compare.sh's mixed scenario does.
  * Prints µs per rebuild of each shape, plain and gzipped.
  */
 public final class RebuildCostBench {
-    private static final int APPS = 100;
-    private static final int PER_APP = 100;
+    private static final int APPS = Integer.getInteger("apps", 100);
+    private static final int PER_APP = Integer.getInteger("perApp", 100);
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 40;
@@ -50,6 +51,7 @@ public final class RebuildCostBench {
         long[] size = new long[keys.length];
         long[] gzSize = new long[keys.length];
         int cursor = 0;
+        java.util.Random random = new java.util.Random(28);
         int generation = 1;
         for (int r = 0; r < rounds; r++) {
             clock.advance(Duration.ofMillis(500));
@@ -58,7 +60,7 @@ public final class RebuildCostBench {
                 registry.renew(app(at / PER_APP), id(at / PER_APP, at % PER_APP), null, null, Origin.CLIENT);
             }
             for (int n = 0; n < 50; n++) {                    // 500 ms of 100 re-registrations/s
-                int at = (r * 50 + n) % (APPS * PER_APP);
+                int at = random.nextInt(APPS * PER_APP);
                 registry.register(instance(at / PER_APP, at % PER_APP, generation++), Origin.CLIENT);
             }
             for (int k = 0; k < keys.length; k++) {

@@ -14,7 +14,12 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.zip.GZIPInputStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,14 +39,15 @@ class RegistrySegmentsTest {
     @Test
     void fullAndDeltaPayloadsMatchTheReferenceEncoderThroughChurn() throws IOException {
         Random random = new Random(16);
-        for (int n = 0; n < 400; n++) {
-            registry.register(Instances.up("APP-" + random.nextInt(40), "i-" + n), Origin.CLIENT);
+        for (int n = 0; n < 400; n++) {   // and a quarter in one application, kept as several runs
+            registry.register(Instances.up(n % 4 == 0 ? "BIG" : "APP-" + random.nextInt(40), "i-" + n),
+                    Origin.CLIENT);
         }
         for (int round = 0; round < 8; round++) {
             assertEveryShapeMatches();
             for (int k = 0; k < 25; k++) {
                 int n = random.nextInt(500);
-                String app = "APP-" + random.nextInt(45);
+                String app = random.nextInt(3) == 0 ? "BIG" : "APP-" + random.nextInt(45);
                 switch (random.nextInt(4)) {
                     case 0 -> registry.register(Instances.up(app, "i-" + n), Origin.CLIENT);
                     case 1 -> registry.views().instanceById("i-" + n).ifPresent(i ->
@@ -58,7 +64,7 @@ class RegistrySegmentsTest {
 
     @Test
     void aRebuildKeepsTheSegmentsOfApplicationsThatDidNotChange() {
-        for (int n = 0; n < 100; n++) {
+        for (int n = 0; n < 20; n++) {
             registry.register(Instances.up("APP-" + (n % 10), "i-" + n), Origin.CLIENT);
         }
         SegmentedDocument before = segments.encode(WireFormat.JSON, Detail.FULL, false,
@@ -78,8 +84,9 @@ class RegistrySegmentsTest {
      */
     @Test
     void theApplicationAfterAChangedOneIsCompressedAgainOnlyWhenItsLastInstanceChanged() throws IOException {
-        for (int n = 0; n < 100; n++) {
-            registry.register(Instances.up("APP-" + (n / 10), "i-" + n), Origin.CLIENT);
+        int perApp = RegistrySegments.MIN_RUN;   // each application one segment
+        for (int n = 0; n < 10 * perApp; n++) {
+            registry.register(Instances.up("APP-" + (n / perApp), "i-" + n), Origin.CLIENT);
         }
         SegmentedDocument first = gzippedDelta();
         GzipParts.Part app3 = first.compressedForm(3);
@@ -95,12 +102,70 @@ class RegistrySegmentsTest {
         assertThat(middleChanged.compressedForm(4)).as("APP-4, after a change in APP-3's middle").isSameAs(app4);
 
         renewAll();
-        registry.register(Instances.sample("APP-3", app3Instances[9].id()).status(InstanceStatus.DOWN).build(),
+        registry.register(Instances.sample("APP-3", app3Instances[perApp - 1].id()).status(InstanceStatus.DOWN).build(),
                 Origin.CLIENT);
         SegmentedDocument lastChanged = gzippedDelta();
         assertThat(lastChanged.compressedForm(4)).as("APP-4, after a change of APP-3's last instance")
                 .isNotSameAs(app4);
         assertThat(lastChanged.compressedForm(5)).isSameAs(app5);
+    }
+
+    /**
+     * A large application is kept as runs of instances cut where their ids say, so a change compresses one run
+     * again, not the application; and an instance that comes or goes changes the run it is in, not every run after
+     * it (a rolling deploy of a 300-instance application, an entry leaving the delta window).
+     */
+    @Test
+    void aLargeApplicationIsCompressedAgainOnlyWhereItChanged() throws IOException {
+        for (int n = 0; n < 300; n++) {
+            registry.register(Instances.up("BIG", "big-" + n), Origin.CLIENT);
+        }
+        registry.register(Instances.up("NEXT", "next-0"), Origin.CLIENT);
+        SegmentedDocument first = gzippedFull();
+        List<GzipParts.Part> firstForms = compressedForms(first);
+        int runs = first.segmentCount() - 1;
+        assertThat(runs).as("BIG's runs").isBetween(300 / RegistrySegments.MAX_RUN, 300 / RegistrySegments.MIN_RUN);
+
+        InstanceInfo middle = registry.views().groups().groups().get(0).sources()[150];
+        registry.register(Instances.sample("BIG", middle.id()).status(InstanceStatus.DOWN).build(), Origin.CLIENT);
+        SegmentedDocument changed = gzippedFull();
+        List<GzipParts.Part> changedForms = compressedForms(changed);
+        assertThat(changed.sharedSegmentsWith(first)).as("all but the changed instance's run").isEqualTo(runs);
+        assertThat(compressedAgain(firstForms, changedForms)).as("its run, and the next if it ended the run")
+                .isBetween(1, 2);
+
+        registry.cancel("BIG", registry.views().groups().groups().get(0).sources()[100].id(), Origin.CLIENT);
+        registry.register(Instances.up("BIG", "big-new"), Origin.CLIENT);
+        SegmentedDocument deployed = gzippedFull();
+        System.out.printf("BIG: %d runs; shared %d, compressed again %d%n", runs,
+                deployed.sharedSegmentsWith(changed), compressedAgain(changedForms, compressedForms(deployed)));
+        assertThat(deployed.sharedSegmentsWith(changed)).as("one instance gone, one come")
+                .isGreaterThanOrEqualTo(runs + 1 - 4);
+        assertThat(compressedAgain(changedForms, compressedForms(deployed))).isBetween(1, 6);
+    }
+
+    /** Each segment's compressed form as the document's gzip left it, in order. */
+    private static List<GzipParts.Part> compressedForms(SegmentedDocument doc) {
+        List<GzipParts.Part> forms = new ArrayList<>();
+        for (int i = 0; i < doc.segmentCount(); i++) {
+            forms.add(doc.compressedForm(i));
+        }
+        return forms;
+    }
+
+    /** How many of {@code after} are not among {@code before} (compared by identity). */
+    private static int compressedAgain(List<GzipParts.Part> before, List<GzipParts.Part> after) {
+        Set<GzipParts.Part> old = Collections.newSetFromMap(new IdentityHashMap<>());
+        old.addAll(before);
+        return (int) after.stream().filter(p -> !old.contains(p)).count();
+    }
+
+    /** The full registry, checked against the reference encoder plain and gzipped. */
+    private SegmentedDocument gzippedFull() throws IOException {
+        AppGroups groups = registry.views().groups();
+        SegmentedDocument doc = segments.encode(WireFormat.JSON, Detail.FULL, false, document(groups));
+        check(doc, EurekaCodec.encode(WireFormat.JSON, groups.decorated(), Detail.FULL));
+        return doc;
     }
 
     /** The delta as the response cache builds it, gzipped (the JDK's reader checks it inflates whole). */
