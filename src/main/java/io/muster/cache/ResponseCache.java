@@ -43,8 +43,8 @@ import java.util.function.LongSupplier;
  * interleaved (Guava silently keeps a value whose load was in flight during {@code invalidate}, which is how
  * Eureka's cache can serve a mid-burst snapshot for minutes).
  *
- * <p>The local full registry and delta, the payloads every client polls, are kept as one segment per application
- * ({@link RegistrySegments}): a rebuild encodes and compresses only the applications whose instances changed, so
+ * <p>The local full registry and delta, the payloads every client polls, are kept as segments, runs of each
+ * application's instances ({@link RegistrySegments}): a rebuild encodes and compresses only the runs that changed, so
  * under churn it costs in proportion to the change, not to the registry. Other shapes (single apps, VIPs, shapes
  * with remote regions) are assembled from per-instance fragments ({@link FragmentCodec}). Both give the bytes the
  * reference encoder gives (docs/benchmark.md).
@@ -385,7 +385,7 @@ public final class ResponseCache implements RegistryListener {
     /** The registry's groups as the codec takes them: each app built, decorated with its leases, when encoded. */
     private static AppsDocument document(AppGroups groups) {
         return new AppsDocument(groups.version(), groups.appsHashCode(), groups.groups().stream()
-                .map(g -> new AppsDocument.App(g.app(), g.sources(), g::decorated)).toList());
+                .map(g -> new AppsDocument.App(g.app(), g.sources(), g::decorated, g::leaseInfo)).toList());
     }
 
     private Payload built(CacheKey key, Payload payload, long t0) {

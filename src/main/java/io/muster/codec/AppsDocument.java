@@ -2,8 +2,11 @@ package io.muster.codec;
 
 import io.muster.model.Application;
 import io.muster.model.InstanceInfo;
+import io.muster.model.LeaseInfo;
 
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
  * An {@code applications} document given one application at a time, what {@link RegistrySegments} and
@@ -34,14 +37,12 @@ public record AppsDocument(long version, String appsHashCode, List<App> apps) {
     /**
      * @param name    the application's name, what an encoding is kept under
      * @param sources the instance objects the application is built from; never changed after construction
-     * @param content builds the application as written, or a run of its instances
+     * @param content builds the application as written
+     * @param leases    the lease of {@code sources[k]} as written now: a changed run of a large application writes
+     *                  the leases of its changed instances only, and decorating copies of all was most of its cost
      */
-    public record App(String name, InstanceInfo[] sources, Content content) {
-
-        /** The whole application as written. */
-        Application whole() {
-            return content.decorated(0, sources.length);
-        }
+    public record App(String name, InstanceInfo[] sources, Supplier<Application> content,
+                      IntFunction<LeaseInfo> leases) {
 
         /** Whether {@code other} holds the very same objects as {@code sources[from, to)}, in the same order. */
         boolean sameSources(int from, int to, InstanceInfo[] other) {
@@ -55,11 +56,5 @@ public record AppsDocument(long version, String appsHashCode, List<App> apps) {
             }
             return true;
         }
-    }
-
-    /** Builds an application as written from the instances at {@code [from, to)} of its sources, as of now. */
-    @FunctionalInterface
-    public interface Content {
-        Application decorated(int from, int to);
     }
 }

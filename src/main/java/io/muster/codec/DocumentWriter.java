@@ -24,7 +24,7 @@ public final class DocumentWriter {
                 out.write(envelope.separator());
             }
             first = false;
-            byte[] doc = EurekaCodec.encode(format, app.whole(), detail);
+            byte[] doc = EurekaCodec.encode(format, app.content().get(), detail);
             int from = Envelope.listFormStart(format);
             out.write(doc, from, Envelope.listFormEnd(format, doc.length) - from);
         }

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
 
 /**
@@ -27,6 +28,10 @@ import java.util.function.LongSupplier;
  * copy the key holds); a fragment no payload used for {@value #SWEEP_MILLIS} ms is dropped by the next sweep (at an
  * encode, or the cache refresher's {@link #sweep()}), so departed and superseded instances and wire forms nobody
  * reads any more go within twice that.
+ *
+ * <p>One class, although long: the fragment maps, the last-use times their sweep goes by and the three ways
+ * payloads are assembled from them (whole registries, single applications, runs kept by {@link RegistrySegments})
+ * share every rule about when a fragment is made, reused and dropped.
  *
  * <p>Thread safety: fragments are immutable byte arrays published through concurrent maps; two threads that miss
  * the same fragment both encode it and one copy wins, which is harmless (application shells are made under
@@ -68,7 +73,7 @@ public final class FragmentCodec {
                 out.add(envelope.separator());
             }
             byte[] shell = shell(format, detail, app.name(), now);
-            application(out, format, detail, app, null, shell, Envelope.listFormStart(format),
+            application(out, format, detail, app, shell, Envelope.listFormStart(format),
                     Envelope.listFormEnd(format, shell.length), now);
         }
         out.add(envelope.tail());
@@ -81,7 +86,7 @@ public final class FragmentCodec {
         long now = millis.getAsLong();
         byte[] shell = shell(format, detail, app.name(), now);
         Assembly out = new Assembly(4 + 3 * app.instances().size());
-        application(out, format, detail, app, null, shell, 0, shell.length, now);
+        application(out, format, detail, app, shell, 0, shell.length, now);
         sweepIfDue(now);
         return out.toByteArray();
     }
@@ -91,35 +96,28 @@ public final class FragmentCodec {
      * {@code {"application":...}} wrapper), as ranges of fragments: a {@link RegistrySegments} segment. An
      * application's runs joined are its list form (in JSON a run after the first starts with a comma).
      *
-     * @param app        the run's instances, decorated, under the application's name
-     * @param sources    the instances {@code app} was decorated from, in its order: its fragments are keyed by
-     *                   these, which the registry holds anyway, rather than by lease-decorated copies held for the
-     *                   keys alone
-     * @param keepLeases whether an instance whose lease was written before keeps those bytes (its renewal time
-     *                   then as old as that writing) instead of having its current lease written
+     * @param sources    the run's instances as the registry holds them: its fragments are keyed by these
+     * @param leases     the lease of {@code sources[k]} as written now, asked only where a lease is written
+     * @param keepLeases whether an instance keeps lease bytes written before (as old as that writing)
      * @param first      whether the run opens the application, {@code last} whether it closes it
      */
-    ListForm listForm(WireFormat format, Application app, Detail detail, InstanceInfo[] sources, boolean keepLeases,
-                      boolean first, boolean last) {
+    ListForm listForm(WireFormat format, String app, Detail detail, InstanceInfo[] sources,
+                      IntFunction<LeaseInfo> leases, boolean keepLeases, boolean first, boolean last) {
         long now = millis.getAsLong();
-        Fragment shell = first || last ? listShell(format, detail, app.name(), now) : null;
-        Assembly out = new Assembly(4 + 4 * app.instances().size());
-        Fragment[] used = new Fragment[app.instances().size() + (shell == null ? 0 : 1)];
-        if (shell != null) {
-            used[used.length - 1] = shell;   // the instances' fragments first, one each
-        }
+        Fragment shell = first || last ? listShell(format, detail, app, now) : null;
+        Assembly out = new Assembly(4 + 4 * sources.length);
+        Fragment[] used = new Fragment[sources.length];
         if (first) {
             out.add(shell.beforeLease);
-        } else if (format == WireFormat.JSON && !app.instances().isEmpty()) {
+        } else if (format == WireFormat.JSON && sources.length > 0) {
             out.comma();
         }
-        instances(out, format, detail, app, sources.length == app.instances().size() ? sources : null, used,
-                keepLeases, now);
+        instances(out, format, detail, sources, leases, used, keepLeases, now);
         if (last) {
             out.add(shell.afterLease);
         }
         sweepIfDue(now);
-        return new ListForm(out.trimmed(), used);
+        return new ListForm(out.trimmed(), used, shell);
     }
 
     /** The application's list form without instances, cut where they go. */
@@ -144,13 +142,16 @@ public final class FragmentCodec {
         for (Fragment f : form.used()) {
             f.lastUsed = now;
         }
+        if (form.shell() != null) {   // a run in the middle of an application has none
+            form.shell().lastUsed = now;
+        }
     }
 
     /**
      * A run's list form as ranges of fragments and the fragments it was made of, which {@link #keep} marks as in
      * use. Immutable once made; the fragments' last-use times are volatiles.
      */
-    record ListForm(Assembly pieces, Fragment[] used) {
+    record ListForm(Assembly pieces, Fragment[] used, Fragment shell) {
     }
 
     /** Instance fragments held, all shapes together (for tests and the memory figure). */
@@ -161,14 +162,13 @@ public final class FragmentCodec {
     /**
      * One application: {@code shell[from, to)} is the encoding of the same application without instances, which
      * is split where its instances go (before the last {@code ]} in JSON, before the closing tag in XML).
-     *
-     * @param sources what the instances were decorated from, one each in order (equal apart from the lease), or null
      */
-    private void application(Assembly out, WireFormat format, Detail detail, Application app, InstanceInfo[] sources,
-                             byte[] shell, int from, int to, long now) {
+    private void application(Assembly out, WireFormat format, Detail detail, Application app, byte[] shell, int from,
+                             int to, long now) {
         int split = split(format, shell, to);
         out.add(shell, from, split - from);
-        instances(out, format, detail, app, sources, null, false, now);
+        InstanceInfo[] instances = app.instances().toArray(new InstanceInfo[0]);
+        instances(out, format, detail, instances, k -> instances[k].leaseInfo(), null, false, now);
         out.add(shell, split, to - split);
     }
 
@@ -176,26 +176,25 @@ public final class FragmentCodec {
         return format == WireFormat.JSON ? lastIndexOf(shell, (byte) ']', to) : to - XML_APPLICATION_END.length;
     }
 
-    /** The instances' fragments, comma-separated in JSON; each also into {@code used[0..]} unless that is null. */
-    private void instances(Assembly out, WireFormat format, Detail detail, Application app, InstanceInfo[] sources,
-                           Fragment[] used, boolean keepLeases, long now) {
+    /**
+     * The instances' fragments, comma-separated in JSON, each with its lease ({@code leases}) in full detail; each
+     * also into {@code used[0..]} unless that is null.
+     */
+    private void instances(Assembly out, WireFormat format, Detail detail, InstanceInfo[] instances,
+                           IntFunction<LeaseInfo> leases, Fragment[] used, boolean keepLeases, long now) {
         Map<InstanceKey, Fragment> held = fragments.get(shape(format, detail));
-        boolean first = true;
-        int n = 0;
-        for (InstanceInfo i : app.instances()) {
-            if (!first && format == WireFormat.JSON) {
+        for (int k = 0; k < instances.length; k++) {
+            if (k > 0 && format == WireFormat.JSON) {
                 out.comma();
             }
-            first = false;
-            Fragment f = fragment(held, format, detail, sources == null ? i : sources[n]);
+            Fragment f = fragment(held, format, detail, instances[k]);
             if (used != null) {
-                used[n] = f;
+                used[k] = f;
             }
-            n++;
             f.lastUsed = now;
             out.add(f.beforeLease);
             if (detail == Detail.FULL) {
-                out.add(f.lease(format, i.leaseInfo(), keepLeases));
+                out.add(f.lease(format, leases, k, keepLeases));
             }
             out.add(f.afterLease);
         }
@@ -277,10 +276,17 @@ public final class FragmentCodec {
             this.afterLease = afterLease;
         }
 
-        /** The lease's bytes: those last written if they are of {@code info}, or if {@code keep} whatever they are. */
-        byte[] lease(WireFormat format, LeaseInfo info, boolean keep) {
+        /**
+         * The lease's bytes: those last written if {@code keep} or if they are of {@code leases.apply(k)} (asked
+         * only then), else that lease's.
+         */
+        byte[] lease(WireFormat format, IntFunction<LeaseInfo> leases, int k, boolean keep) {
             LeaseBytes last = lease;
-            if (last != null && (keep || last.info.equals(info))) {
+            if (last != null && keep) {
+                return last.bytes;
+            }
+            LeaseInfo info = leases.apply(k);
+            if (last != null && last.info.equals(info)) {
                 return last.bytes;
             }
             Bytes out = new Bytes(200);

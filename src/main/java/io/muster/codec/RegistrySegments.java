@@ -12,24 +12,25 @@ import java.util.function.LongSupplier;
 import java.util.zip.Deflater;
 
 /**
- * Full-registry and delta payloads kept as one segment per application, so a rebuild costs in proportion to what
- * changed rather than to the size of the registry: an application whose instances are the very objects it was
- * encoded from keeps its bytes and its compressed form; only changed applications are decorated, assembled again
- * from their instances' fragments ({@link FragmentCodec}, which encodes only instances it has not seen) and
- * compressed again (and, for gzip, the application after one whose last fragments changed, since its compression
- * refers back into them).
+ * Full-registry and delta payloads kept as segments, each a run of one application's instances ({@link #runEnd}),
+ * so a rebuild costs in proportion to what changed rather than to the size of the registry or of an application: a
+ * run whose instances are the very objects it was encoded from keeps its bytes and its compressed form; only changed
+ * runs are decorated, assembled again from their instances' fragments ({@link FragmentCodec}, which encodes only
+ * instances it has not seen) and compressed again (and, for gzip, the segment after one whose last fragments
+ * changed, since its compression refers back into them).
  * Under steady churn of 10,000 instances this turns a rebuild from a re-encode and a re-compression of 9 MB into a
- * few dozen applications' worth (docs/benchmark.md).
+ * few dozen runs' worth (docs/benchmark.md).
  *
- * <p>Lease timestamps are written when an application is first encoded and then each time it is re-encoded for
- * age; a change writes the changed instances' leases and keeps the others' bytes. So an application's lease
+ * <p>Lease timestamps are written when a run is first encoded and then each time it is re-encoded for age; a
+ * change writes the changed instances' leases and keeps the others' bytes. So a run's lease
  * timestamps are at most {@value #REENCODE_AFTER_MILLIS} ms old or a little more (at most a tenth of the
- * applications is re-encoded for age in one build), like Eureka's cached payloads (whose renewal times are as old as
+ * segments is re-encoded for age in one build; an instance moved into another run by its neighbours coming or going
+ * keeps its bytes until that run's age is due), like Eureka's cached payloads (whose renewal times are as old as
  * the cache entry). Renewals never trigger a rebuild here or there. Above {@value #REENCODE_SCALE_INSTANCES}
  * instances the age grows with the registry, up to {@value #MAX_REENCODE_AFTER_MILLIS} ms at
  * {@value #MAX_REENCODE_INSTANCES} (see {@link #reencodeAfterMillis}).
  *
- * <p>Memory: per shape in use (format, detail, full or delta) the ranges of every application's fragments (about
+ * <p>Memory: per shape in use (format, detail, full or delta) the ranges of every run's fragments (about
  * 50 bytes per instance; the fragments themselves are {@link FragmentCodec}'s, one copy per wire form), plus its
  * compressed form once someone asked for gzip; a shape not rebuilt for {@value #IDLE_SHAPE_MILLIS} ms is dropped
  * at the next rebuild of any shape.
@@ -53,8 +54,8 @@ public final class RegistrySegments {
     static final int REENCODE_SCALE_INSTANCES = 100_000;
     static final int MAX_REENCODE_INSTANCES = 600_000;
     /**
-     * Unchanged applications re-encoded for their lease timestamps' age alone, at most a tenth of the applications
-     * (and at least this many) per build: a registry registered in one burst turns old all at once, and at a million
+     * Unchanged segments re-encoded for their lease timestamps' age alone, at most a tenth of the last build's
+     * segments (and at least this many) per build: a registry registered in one burst turns old all at once, and at a million
      * instances re-encoding and compressing all of it took one build 7 s, during which no change could be served.
      */
     static final int MIN_AGED_PER_BUILD = 64;
@@ -62,10 +63,11 @@ public final class RegistrySegments {
     static final long IDLE_SHAPE_MILLIS = 300_000;
     /**
      * An application is kept as runs of its instances, one segment each, so that a change re-encodes and compresses
-     * one run (16-20 KB of JSON), not the whole application: a change in an application of 1,000 instances
+     * one run (about 24 KB of JSON), not the whole application: a change in an application of 1,000 instances
      * compressed 1 MB again. Runs are cut where the instances' ids say ({@link #runEnd}), {@value #MIN_RUN} to
-     * {@value #MAX_RUN} instances long, about {@value #MIN_RUN} + {@value #RUN_SPREAD} on average, which costs
-     * the gzip form little: deflate ends a block every 16 K symbols or so anyway.
+     * {@value #MAX_RUN} instances long, about {@value #MIN_RUN} + {@value #RUN_SPREAD} on average. That costs the
+     * gzip form little (10,000 instances: 1.7 % more bytes in 500 applications of 20, 0.2 % in ten of 1,000;
+     * RebuildCostBench), since deflate ends a block every 16 K symbols or so anyway.
      */
     static final int MIN_RUN = 8;
     static final int RUN_SPREAD = 16;
@@ -122,8 +124,10 @@ public final class RegistrySegments {
                     // the segment new last bytes (the next one's compression dictionary) at nearly every change
                     boolean keepLeases = s != null && !old;
                     InstanceInfo[] sources = Arrays.copyOfRange(all, from, to);
-                    s = new Segment(sources, fragments.listForm(format, app.content().decorated(from, to), detail,
-                            sources, keepLeases, first, last), keepLeases ? s.encodedAt : now, first, last);
+                    int offset = from;
+                    s = new Segment(sources, fragments.listForm(format, app.name(), detail, sources,
+                            k -> app.leases().apply(offset + k), keepLeases, first, last),
+                            keepLeases ? s.encodedAt : now, first, last);
                 } else if (now - s.keptAt >= FragmentCodec.SWEEP_MILLIS / 2) {
                     fragments.keep(s.form);   // its fragments stay shared with the other shapes until it changes
                     s.keptAt = now;
@@ -175,7 +179,7 @@ public final class RegistrySegments {
         return -1;
     }
 
-    /** How old an unchanged application's encoding may grow in a document of this many instances. */
+    /** How old an unchanged run's encoding may grow in a document of this many instances. */
     static long reencodeAfterMillis(long instances) {
         if (instances <= REENCODE_SCALE_INSTANCES) {
             return REENCODE_AFTER_MILLIS;
@@ -214,9 +218,9 @@ public final class RegistrySegments {
     }
 
     /**
-     * One application's list form, what it was encoded from, and its compressed form once asked for. The list form
-     * is kept as ranges of the instances' fragments, not as a copy: the fragments are held once for every shape of
-     * a wire form, and a copy per shape (full registry and delta) was two more copies of the registry's text.
+     * One run's list form, what it was encoded from, and its compressed form once asked for. The list form is kept
+     * as ranges of the instances' fragments, not as a copy: the fragments are held once for every shape of a wire
+     * form, and a copy per shape (full registry and delta) was two more copies of the registry's text.
      */
     static final class Segment {
         final InstanceInfo[] sources;
@@ -250,7 +254,7 @@ public final class RegistrySegments {
         /**
          * Compressed after {@code before} (the segment preceding it, or null) with {@code separator} in front. The
          * compressed form is kept while the bytes it may refer back to are the same ranges of the same fragments,
-         * even when the segment before it is another one: a changed application is compressed again, the one after
+         * even when the segment before it is another one: a changed run is compressed again, the one after
          * it only when the changed one's last bytes changed.
          */
         GzipParts.Part compressed(Deflater deflater, Segment before, byte[] separator) {
@@ -268,7 +272,7 @@ public final class RegistrySegments {
 
     /**
      * A compressed form and the context it is valid in: the ranges it was compressed against (which hold on to at
-     * most the last fragments of the application before it) and the separator.
+     * most the last fragments of the segment before it) and the separator.
      */
     private record Compressed(Assembly dictionary, byte[] separator, GzipParts.Part part) {
     }

@@ -7,9 +7,9 @@ import java.util.Set;
 import java.util.zip.Deflater;
 
 /**
- * An {@code applications} document as an envelope and one segment per application, joined on demand: into plain
- * bytes for the few clients that do not take gzip, and into one gzip member from the segments' compressed forms,
- * of which only those not compressed before in the same place are compressed now.
+ * An {@code applications} document as an envelope and segments (runs of an application's instances, in order),
+ * joined on demand: into plain bytes for the few clients that do not take gzip, and into one gzip member from the
+ * segments' compressed forms, of which only those not compressed before in the same place are compressed now.
  *
  * <p>Thread safety: immutable apart from the segments' memoized compressed forms (see {@link RegistrySegments}).
  */

@@ -4,6 +4,7 @@ import io.muster.model.ActionType;
 import io.muster.model.Application;
 import io.muster.model.Applications;
 import io.muster.model.InstanceInfo;
+import io.muster.model.LeaseInfo;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -43,18 +44,22 @@ public record AppGroups(long version, String appsHashCode, List<Group> groups, l
     public record Group(String app, InstanceInfo[] sources, Map<String, Lease> live) {
 
         public Application decorated() {
-            return decorated(0, sources.length);
-        }
-
-        /** The application with only {@code sources[from, to)}, decorated as of now. */
-        public Application decorated(int from, int to) {
-            List<InstanceInfo> instances = new ArrayList<>(to - from);
-            for (int i = from; i < to; i++) {
-                InstanceInfo source = sources[i];
-                Lease lease = source.actionType() == ActionType.DELETED ? null : live.get(source.id());
+            List<InstanceInfo> instances = new ArrayList<>(sources.length);
+            for (InstanceInfo source : sources) {
+                Lease lease = lease(source);
                 instances.add(lease == null ? source : lease.decorate(source));
             }
             return new Application(app, instances);
+        }
+
+        /** What {@link #decorated()} writes as {@code sources[k]}'s lease, without the decorated copy. */
+        public LeaseInfo leaseInfo(int k) {
+            Lease lease = lease(sources[k]);
+            return lease == null ? sources[k].leaseInfo() : lease.leaseInfo(sources[k].leaseInfo());
+        }
+
+        private Lease lease(InstanceInfo source) {
+            return source.actionType() == ActionType.DELETED ? null : live.get(source.id());
         }
     }
 }

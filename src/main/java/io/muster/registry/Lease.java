@@ -116,10 +116,13 @@ public record Lease(InstanceInfo instance, Instant registeredAt, Instant lastRen
 
     /** {@code other} (this lease's instance or an earlier state of it) with this lease's timestamps. */
     InstanceInfo decorate(InstanceInfo other) {
-        LeaseInfo asked = other.leaseInfo();
-        LeaseInfo actual = new LeaseInfo(asked.renewalIntervalInSecs(), asked.durationInSecs(),
-                registeredAt.toEpochMilli(), lastRenewedAt.toEpochMilli(), 0,
-                serviceUpAt == null ? 0 : serviceUpAt.toEpochMilli());
-        return actual.equals(asked) ? other : other.withLeaseInfo(actual);
+        LeaseInfo actual = leaseInfo(other.leaseInfo());
+        return actual.equals(other.leaseInfo()) ? other : other.withLeaseInfo(actual);
+    }
+
+    /** {@code asked} (an instance's lease info as registered) with this lease's timestamps. */
+    LeaseInfo leaseInfo(LeaseInfo asked) {
+        return new LeaseInfo(asked.renewalIntervalInSecs(), asked.durationInSecs(), registeredAt.toEpochMilli(),
+                lastRenewedAt.toEpochMilli(), 0, serviceUpAt == null ? 0 : serviceUpAt.toEpochMilli());
     }
 }

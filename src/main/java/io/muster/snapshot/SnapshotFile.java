@@ -76,7 +76,7 @@ public final class SnapshotFile {
     /** The registry's groups as the codec takes them: each app built, decorated with its leases, when encoded. */
     private static AppsDocument document(AppGroups groups) {
         return new AppsDocument(groups.version(), groups.appsHashCode(), groups.groups().stream()
-                .map(g -> new AppsDocument.App(g.app(), g.sources(), g::decorated)).toList());
+                .map(g -> new AppsDocument.App(g.app(), g.sources(), g::decorated, g::leaseInfo)).toList());
     }
 
     /**

@@ -358,7 +358,7 @@ class RegistrySegmentsTest {
     /** As the response cache hands the registry's groups to the codec. */
     private static AppsDocument document(AppGroups groups) {
         return new AppsDocument(groups.version(), groups.appsHashCode(), groups.groups().stream()
-                .map(g -> new AppsDocument.App(g.app(), g.sources(), g::decorated)).toList());
+                .map(g -> new AppsDocument.App(g.app(), g.sources(), g::decorated, g::leaseInfo)).toList());
     }
 
     private static void check(SegmentedDocument doc, byte[] expected) throws IOException {
