@@ -103,6 +103,14 @@ public final class ResponseCache implements RegistryListener {
      * by a third and filled the heap with builds in flight (docs/benchmark.md). Read shapes keep their usual pace.
      */
     static final long MAX_UNREAD_WAIT_MILLIS = 300_000;
+    /**
+     * A stale shape nobody has read since its build is not rebuilt by the refresher if its last build took less than
+     * this: its next reader builds it, and waits that long once. Under churn the full registry, which Eureka clients
+     * fetch once and then poll as deltas, was rebuilt twice a second for nobody (a fiftieth of a core at 10,000
+     * instances, docs/benchmark.md); and the reader gets a payload of that moment, not of the last refresh. A
+     * costlier build (hundreds of thousands of instances) is still made ahead, at the unread pace.
+     */
+    static final long READER_BUILDS_UNDER_MILLIS = 20;
     /** Read within this long counts as being read ({@link Payload#markRead} records reads to the second). */
     static final long RECENT_READ_MILLIS = 2_000;
     /**
@@ -180,11 +188,16 @@ public final class ResponseCache implements RegistryListener {
             return fresh(key);
         }
         Payload p = readOnly.get(key);
-        // Readers never wait for a rebuild once a shape has been built: the refresher replaces stale entries
-        // every interval, so the latency of a fetch does not depend on how fast the registry churns.
+        // Readers do not wait for a rebuild once a shape has been built: the refresher replaces stale entries
+        // every interval, so the latency of a fetch does not depend on how fast the registry churns. Except the
+        // first reader of a shape the refresher left to it (unread since a cheap build): it waits for that build.
         if (p != null) {
+            long now = clock.millis();
+            if (leftToReader(p, now) && isStale(key, p)) {
+                return builtForReader(key, p, now);
+            }
             hits.increment();
-            p.markRead(clock.millis());
+            p.markRead(now);
             return p;
         }
         p = fresh(key);
@@ -193,6 +206,27 @@ public final class ResponseCache implements RegistryListener {
             readOnly.put(key, p);
         }
         return p;
+    }
+
+    /** Builds a shape its refresher left to its next reader (at most one build at a time per shape). */
+    private Payload builtForReader(CacheKey key, Payload old, long now) {
+        Payload p = fresh(key);
+        p.markRead(now);
+        if (p.namesNothingHere() && !CLIENT_DEFAULTS.contains(key)) {
+            readOnly.remove(key, old);
+        } else {
+            readOnly.replace(key, old, p);
+        }
+        return p;
+    }
+
+    /**
+     * Whether the refresher leaves this payload, when stale, to its next reader: nobody was served it since its
+     * build, nobody read its shape for 2 s, and its build took under {@value #READER_BUILDS_UNDER_MILLIS} ms.
+     */
+    private static boolean leftToReader(Payload p, long now) {
+        return p.lastRead() < p.builtAt() && now - p.lastRead() >= RECENT_READ_MILLIS
+                && p.buildMillis() < READER_BUILDS_UNDER_MILLIS;
     }
 
     /** Replaces read-only entries whose content changed since they were built. */
@@ -225,7 +259,7 @@ public final class ResponseCache implements RegistryListener {
             boolean moved = windowMoved && e.getKey().entity() == CacheKey.Entity.DELTA;
             if (idle) {
                 readOnly.remove(e.getKey(), old);   // its next reader builds it once, as on first use
-            } else if (!moved && !isStale(e.getKey(), old)) {
+            } else if (!moved && (leftToReader(old, now) || !isStale(e.getKey(), old))) {
                 continue;
             } else if (now - old.builtAt() < waitAfterBuild(old, now)) {
                 deltaMoved |= moved;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn

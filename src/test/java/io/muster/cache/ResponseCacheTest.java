@@ -62,8 +62,12 @@ class ResponseCacheTest {
         assertThat(cache.stats().builds()).isEqualTo(2);
     }
 
+    /**
+     * Built and compressed as soon as reads open, so that no client waits for a first build; then, while nobody
+     * reads them, cheap ones are left to their next reader, who is served them as of that moment.
+     */
     @Test
-    void onceReadsAreOpenTheShapesClientsFetchByDefaultAreKeptBuiltAndCompressedWhetherReadOrNot() {
+    void onceReadsAreOpenTheShapesClientsFetchByDefaultAreBuiltAndCompressedBeforeAnyoneAsks() {
         ResponseCache cache = cache(true, Duration.ofMillis(500));
         cache.refreshReadOnly(false);
         assertThat(cache.stats().builds()).as("nothing built before reads open (the start-up sync)").isZero();
@@ -75,12 +79,62 @@ class ResponseCacheTest {
             cache.gzipped(key, cache.get(key));
         }
         assertThat(cache.stats().builds()).as("nobody waits for a first build").isEqualTo(2);
-        for (int i = 0; i < 70; i++) {   // unread for over a minute, still kept up to date
+        for (int i = 0; i < 70; i++) {   // unread for over a minute
             clock.advance(Duration.ofSeconds(1));
             registry.register(Instances.up("A", "i-" + (i + 2)), Origin.CLIENT);
             cache.refreshReadOnly(true);
         }
-        assertThat(cache.stats().builds()).isEqualTo(2 + 2 * 70);
+        assertThat(cache.stats().builds()).as("rebuilt once, read a second before; then left to their readers")
+                .isEqualTo(2 + 2);
+        for (CacheKey key : ResponseCache.CLIENT_DEFAULTS) {
+            assertThat(new String(cache.get(key).bytes(), StandardCharsets.UTF_8)).contains("\"i-71\"");
+        }
+        assertThat(cache.stats().builds()).isEqualTo(2 + 2 + 2);
+    }
+
+    @Test
+    void aCheapShapeNobodyReadSinceItsBuildIsLeftToItsNextReaderWhoIsServedItAsOfNow() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofMillis(5));
+        cache.get(ALL);   // built at 0 in 5 ms, and read
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(3));
+        cache.refreshReadOnly();
+        assertThat(cache.stats().builds()).as("read since its build: rebuilt at the usual pace").isEqualTo(2);
+
+        registry.register(Instances.up("A", "i-2"), Origin.CLIENT);
+        for (int i = 0; i < 10; i++) {
+            clock.advance(Duration.ofMillis(500));
+            cache.refreshReadOnly();
+        }
+        assertThat(cache.stats().builds()).as("nobody read it since: left to its next reader").isEqualTo(2);
+        registry.register(Instances.up("A", "i-3"), Origin.CLIENT);
+        assertThat(text(cache.get(ALL))).as("the next reader, before any refresh").contains("\"i-2\"")
+                .contains("\"i-3\"");
+        assertThat(cache.stats().builds()).isEqualTo(3);
+        assertThat(text(cache.get(ALL))).as("its build is kept for the readers after it").contains("\"i-3\"");
+        assertThat(cache.stats().builds()).isEqualTo(3);
+
+        registry.register(Instances.up("A", "i-4"), Origin.CLIENT);
+        clock.advance(Duration.ofMillis(500));
+        cache.refreshReadOnly();
+        assertThat(cache.stats().builds()).as("read since its build: back to the usual pace").isEqualTo(4);
+    }
+
+    @Test
+    void aCostlyShapeNobodyReadsIsStillRebuiltAheadOfItsReaders() {
+        long cost = ResponseCache.READER_BUILDS_UNDER_MILLIS;
+        ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofMillis(cost));
+        cache.get(ALL);
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(3));
+        cache.refreshReadOnly();
+        assertThat(cache.stats().builds()).isEqualTo(2);
+        registry.register(Instances.up("A", "i-2"), Origin.CLIENT);
+        clock.advance(Duration.ofMillis(ResponseCache.UNREAD_BUILD_COST_FACTOR * cost));
+        cache.refreshReadOnly();
+        assertThat(cache.stats().builds()).as("unread, fifty builds after its build").isEqualTo(3);
+        assertThat(text(cache.get(ALL))).contains("\"i-2\"");
+        assertThat(cache.stats().builds()).as("its reader waits for nothing").isEqualTo(3);
     }
 
     @Test
@@ -258,7 +312,8 @@ class ResponseCacheTest {
             cache.get(ALL);
         }
         long builds = cache.stats().builds();
-        assertThat(builds).as("JSON rebuilt every cycle, XML only for its first minute").isBetween(2L + 70 + 58, 2L + 70 + 62);
+        assertThat(builds).as("JSON rebuilt every cycle, XML once (read then), then left to its next reader")
+                .isEqualTo(2L + 70 + 1);
         registry.register(Instances.up("A", "late"), Origin.CLIENT);
         assertThat(new String(cache.get(xml).bytes(), StandardCharsets.UTF_8)).as("a returning reader is served fresh")
                 .contains("<instanceId>late</instanceId>");
