@@ -5,6 +5,8 @@
 # muster-fresh thread and of the whole process (from /proc, in ms) and the load tool's server CPU per request.
 #
 #   bench/refresher.sh [WAR] [PORT]      # default target/eureka.war 18960; about 2 minutes
+#   APPS=10 bench/refresher.sh           # the same 10,000 instances in ten applications of 1,000
+#   EXTRA_OPTS="-Dx=y" bench/refresher.sh   # more JVM options for the node
 #
 # To compare two builds, run it once per WAR, one after the other (never at the same time on two cores).
 # Only the Tomcat started here is stopped, by its PID. Loopback only.
@@ -33,10 +35,16 @@ ticks() {
 for _ in 1 2 3; do lt register --instances 10000 --apps "$apps" --concurrency 16 > /dev/null; done
 lt fetch --kind delta --seconds 5 --concurrency 4 > /dev/null
 mixed --seconds 20 > /dev/null
+# the response cache's builds so far and their seconds, from /metrics (a reader's build counts too)
+builds() {
+  curl -s "http://127.0.0.1:$port/eureka/metrics" | awk '/^muster_response_cache_builds_total/ { b = $2 }
+    /^muster_response_cache_build_seconds_total/ { s = $2 } END { printf "%d %.3f\n", b, s }'
+}
 for round in 1 2; do
-  f0=$(ticks muster-fresh); p0=$(ticks)
+  f0=$(ticks muster-fresh); p0=$(ticks); read -r b0 s0 <<< "$(builds)"
   result=$(mixed --seconds 30)
-  f1=$(ticks muster-fresh); p1=$(ticks)
+  f1=$(ticks muster-fresh); p1=$(ticks); read -r b1 s1 <<< "$(builds)"
   echo "$(basename "$war") round $round: refresher $(( (f1 - f0) * 10 )) ms, process $(( (p1 - p0) * 10 )) ms," \
-    "server CPU $(echo "$result" | sed -n 's/.*"mixed_server_cpu_us_per_request":\([0-9.]*\).*/\1/p') µs per request"
+    "server CPU $(echo "$result" | sed -n 's/.*"mixed_server_cpu_us_per_request":\([0-9.]*\).*/\1/p') µs per request," \
+    "$((b1 - b0)) builds in $(echo "($s1 - $s0) * 1000" | bc | xargs printf '%.0f') ms"
 done
