@@ -6,7 +6,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,18 +24,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code --gap-ms}, and for each change the time until every watcher has it (a stream event naming it, or a fetch
  * answer whose delta holds it). Prints the last watcher's time per change (p50 / p99 / max over the changes), the
  * per-watcher times (p50 / p99 over every watcher and change), the server's heap per open watcher after a full GC,
- * and the load tool's own CPU (it shares the machine's cores with the server). Streams are read by JDK HttpClients;
- * blocking fetches, which are answered and re-armed thousands at a time on every change, by a plain-socket client
- * on two selector threads that asks for gzip as Eureka clients do ({@link LongPollers}).
+ * and the load tool's own CPU (it shares the machine's cores with the server). Both kinds are plain-socket clients on
+ * two selector threads each: streams ({@link StreamReaders}) and blocking fetches, which are answered and re-armed
+ * thousands at a time on every change and ask for gzip as Eureka clients do ({@link LongPollers}).
  *
  * <pre>
  *   java bench/FanOut.java --url http://127.0.0.1:18941/eureka/ --pid PID [--watchers 10000] [--changes 20]
- *        [--gap-ms 1000] [--clients 16] [--fetchers N (of the watchers, blocking fetches; default half)]
+ *        [--gap-ms 1000] [--fetchers N (of the watchers, blocking fetches; default half)]
  * </pre>
  * The server must allow W parked requests ({@code eureka.server.changes.maxOpen} and {@code maxOpenPerClient}: every
  * watcher here comes from one address) and W connections (Tomcat's {@code maxConnections}, 8,192 by default:
- * {@code MAX_CONNECTIONS=20000 bench/tomcat.sh}). Watchers are spread over {@code --clients} HTTP clients, each with
- * its own selector thread, so the tool's parsing is not one thread's queue. Loopback only; bounded in count and time.
+ * {@code MAX_CONNECTIONS=20000 bench/tomcat.sh}). Loopback only; bounded in count and time.
  */
 public final class FanOut {
     private static final String APP = "FANOUT";
@@ -52,17 +50,11 @@ public final class FanOut {
         int watchers = Integer.parseInt(o.getOrDefault("watchers", "10000"));
         int changes = Integer.parseInt(o.getOrDefault("changes", "20"));
         long gapMs = Long.parseLong(o.getOrDefault("gap-ms", "1000"));
-        int clientCount = Integer.parseInt(o.getOrDefault("clients", "16"));
         int waiters = Integer.parseInt(o.getOrDefault("fetchers", Integer.toString(watchers / 2)));
         int streams = watchers - waiters;
 
         HttpClient writer = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         long heapBefore = heapAfterGc(pid);
-        List<HttpClient> clients = new ArrayList<>();
-        for (int i = 0; i < clientCount; i++) {
-            clients.add(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(20)).build());
-        }
         long[] sentAt = new long[changes];
         Arrays.fill(sentAt, Long.MAX_VALUE);
         // seenAt[w * changes + n]: when watcher w first had change n (nanoTime), 0 until then
@@ -72,30 +64,18 @@ public final class FanOut {
         AtomicInteger open = new AtomicInteger();
         long toolCpu0 = cpuTicks(ProcessHandle.current().pid());
 
-        for (int w = 0; w < streams; w++) {
-            int me = w;
-            HttpRequest req = HttpRequest.newBuilder(URI.create(url + "api/changes?app=" + APP)).build();
-            clients.get(w % clientCount).sendAsync(req, HttpResponse.BodyHandlers.ofByteArrayConsumer(chunk ->
-                    chunk.ifPresent(bytes -> {
-                        long now = System.nanoTime();
-                        String text = new String(bytes, StandardCharsets.UTF_8);
-                        if (text.contains("retry:")) {
-                            open.incrementAndGet();
-                            armed.countDown();
-                        }
-                        seen(text, me, changes, seenAt, now);
-                    }))).whenComplete((r, e) -> {
-                        if (e != null || r.statusCode() != 200) {
-                            failed.incrementAndGet();
-                            armed.countDown();
-                        }
-                    });
+        URI base = URI.create(url);
+        for (int t = 0; t < READER_THREADS; t++) {
+            StreamReaders readers = new StreamReaders(base, changes, seenAt, failed, open, armed);
+            for (int w = t; w < streams; w += READER_THREADS) {
+                readers.add(w);
+            }
+            readers.start();
         }
         String index = writer.send(HttpRequest.newBuilder(URI.create(url + "apps/delta"))
                 .header("Accept", "application/json").build(), HttpResponse.BodyHandlers.discarding())
                 .headers().firstValue("X-Muster-Index").orElseThrow();
         AtomicInteger rearms = new AtomicInteger();
-        URI base = URI.create(url);
         for (int t = 0; t < POLLER_THREADS; t++) {
             LongPollers lp = new LongPollers(base, changes, seenAt, failed, rearms);
             for (int w = streams + t; w < watchers; w += POLLER_THREADS) {
@@ -189,6 +169,119 @@ public final class FanOut {
 
     /** Selector threads the blocking fetches are spread over. */
     private static final int POLLER_THREADS = 2;
+    /** Selector threads the change streams are spread over. */
+    private static final int READER_THREADS = 2;
+
+    /**
+     * Change streams on one selector thread, on plain sockets: each asks for {@code api/changes?app=FANOUT} and
+     * then reads events for as long as the run lasts, looking for the changes' instance ids in whatever arrived
+     * (with the end of the previous read in front, in case an id was cut between two). The JDK HttpClient's
+     * per-chunk handling took this tool more CPU than the server spent sending.
+     */
+    private static final class StreamReaders extends Thread {
+        private final java.nio.channels.Selector selector = java.nio.channels.Selector.open();
+        private final URI base;
+        private final int changes;
+        private final AtomicLongArray seenAt;
+        private final AtomicLong failed;
+        private final AtomicInteger open;
+        private final CountDownLatch armed;
+        private final java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(64 * 1024);
+
+        StreamReaders(URI base, int changes, AtomicLongArray seenAt, AtomicLong failed, AtomicInteger open,
+                      CountDownLatch armed) throws IOException {
+            super("stream-readers");
+            setDaemon(true);
+            this.base = base;
+            this.changes = changes;
+            this.seenAt = seenAt;
+            this.failed = failed;
+            this.open = open;
+            this.armed = armed;
+        }
+
+        void add(int w) throws IOException {
+            var ch = java.nio.channels.SocketChannel.open(new java.net.InetSocketAddress(base.getHost(),
+                    base.getPort()));
+            ch.configureBlocking(false);
+            Stream s = new Stream(w, ch, java.nio.ByteBuffer.wrap(("GET " + base.getPath() + "api/changes?app=" + APP
+                    + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
+                    + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII)));
+            ch.register(selector, java.nio.channels.SelectionKey.OP_WRITE, s);
+        }
+
+        @Override
+        public void run() {
+            try {
+                while (!isInterrupted()) {
+                    selector.select(1000);
+                    for (var it = selector.selectedKeys().iterator(); it.hasNext(); ) {
+                        var key = it.next();
+                        it.remove();
+                        Stream s = (Stream) key.attachment();
+                        try {
+                            if (key.isWritable()) {
+                                s.channel.write(s.out);
+                                if (!s.out.hasRemaining()) {
+                                    key.interestOps(java.nio.channels.SelectionKey.OP_READ);
+                                }
+                            } else if (key.isReadable()) {
+                                read(s);
+                            }
+                        } catch (IOException e) {
+                            failed.incrementAndGet();
+                            key.cancel();
+                            s.channel.close();
+                            if (!s.armed) {
+                                armed.countDown();
+                            }
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                failed.incrementAndGet();
+            }
+        }
+
+        private void read(Stream s) throws IOException {
+            int n;
+            while ((n = s.channel.read(in)) > 0) {
+                long now = System.nanoTime();
+                String text = s.tail + new String(in.array(), 0, in.position(), StandardCharsets.ISO_8859_1);
+                in.clear();
+                if (!s.armed) {
+                    if (!text.startsWith("HTTP/1.1 200")) {
+                        throw new IOException("stream refused: " + text.lines().findFirst().orElse(""));
+                    }
+                    if (text.contains("retry:")) {
+                        s.armed = true;
+                        open.incrementAndGet();
+                        armed.countDown();
+                    }
+                }
+                seen(text, s.w, changes, seenAt, now);
+                s.tail = text.substring(Math.max(0, text.length() - 64));
+            }
+            if (n < 0) {
+                throw new IOException("closed by the server");
+            }
+        }
+    }
+
+    /** One change stream: its request, whether its preamble came, and the end of what it last read. */
+    private static final class Stream {
+        final int w;
+        final java.nio.channels.SocketChannel channel;
+        final java.nio.ByteBuffer out;
+        boolean armed;
+        String tail = "";
+
+        Stream(int w, java.nio.channels.SocketChannel channel, java.nio.ByteBuffer out) {
+            this.w = w;
+            this.channel = channel;
+            this.out = out;
+        }
+    }
 
     /**
      * Long-polling clients on one selector thread, written on plain sockets: each asks for the gzip delta after the
