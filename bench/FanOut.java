@@ -229,7 +229,9 @@ public final class FanOut {
                                 read(s);
                             }
                         } catch (IOException e) {
-                            failed.incrementAndGet();
+                            if (failed.incrementAndGet() == 1) {
+                                System.err.println("first stream failure: " + e.getMessage());
+                            }
                             key.cancel();
                             s.channel.close();
                             if (!s.armed) {
