@@ -178,74 +178,33 @@ public final class FanOut {
      * (with the end of the previous read in front, in case an id was cut between two). The JDK HttpClient's
      * per-chunk handling took this tool more CPU than the server spent sending.
      */
-    private static final class StreamReaders extends Thread {
-        private final java.nio.channels.Selector selector = java.nio.channels.Selector.open();
-        private final URI base;
+    private static final class StreamReaders extends SelectorClients {
         private final int changes;
         private final AtomicLongArray seenAt;
-        private final AtomicLong failed;
         private final AtomicInteger open;
         private final CountDownLatch armed;
         private final java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(64 * 1024);
 
         StreamReaders(URI base, int changes, AtomicLongArray seenAt, AtomicLong failed, AtomicInteger open,
                       CountDownLatch armed) throws IOException {
-            super("stream-readers");
-            setDaemon(true);
-            this.base = base;
+            super("stream-readers", base, failed);
             this.changes = changes;
             this.seenAt = seenAt;
-            this.failed = failed;
             this.open = open;
             this.armed = armed;
         }
 
         void add(int w) throws IOException {
-            var ch = java.nio.channels.SocketChannel.open(new java.net.InetSocketAddress(base.getHost(),
-                    base.getPort()));
-            ch.configureBlocking(false);
-            Stream s = new Stream(w, ch, java.nio.ByteBuffer.wrap(("GET " + base.getPath() + "api/changes?app=" + APP
-                    + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
-                    + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII)));
-            ch.register(selector, java.nio.channels.SelectionKey.OP_WRITE, s);
+            Stream s = new Stream(w);
+            s.out = java.nio.ByteBuffer.wrap(("GET " + base.getPath() + "api/changes?app=" + APP + " HTTP/1.1\r\nHost: "
+                    + base.getHost() + ":" + base.getPort() + "\r\nAccept: text/event-stream\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            connect(s);
         }
 
         @Override
-        public void run() {
-            try {
-                while (!isInterrupted()) {
-                    selector.select(1000);
-                    for (var it = selector.selectedKeys().iterator(); it.hasNext(); ) {
-                        var key = it.next();
-                        it.remove();
-                        Stream s = (Stream) key.attachment();
-                        try {
-                            if (key.isWritable()) {
-                                s.channel.write(s.out);
-                                if (!s.out.hasRemaining()) {
-                                    key.interestOps(java.nio.channels.SelectionKey.OP_READ);
-                                }
-                            } else if (key.isReadable()) {
-                                read(s);
-                            }
-                        } catch (IOException e) {
-                            if (failed.incrementAndGet() == 1) {
-                                System.err.println("first stream failure: " + e.getMessage());
-                            }
-                            key.cancel();
-                            s.channel.close();
-                            if (!s.armed) {
-                                armed.countDown();
-                            }
-                        }
-                    }
-                }
-            } catch (IOException e) {
-                failed.incrementAndGet();
-            }
-        }
-
-        private void read(Stream s) throws IOException {
+        void readable(java.nio.channels.SelectionKey key, Connection c) throws IOException {
+            Stream s = (Stream) c;
             int n;
             while ((n = s.channel.read(in)) > 0) {
                 long now = System.nanoTime();
@@ -268,56 +227,64 @@ public final class FanOut {
                 throw new IOException("closed by the server");
             }
         }
+
+        @Override
+        void failed(java.nio.channels.SelectionKey key, Connection c, IOException e) throws IOException {
+            super.failed(key, c, e);
+            if (!((Stream) c).armed) {
+                armed.countDown();
+            }
+        }
     }
 
-    /** One change stream: its request, whether its preamble came, and the end of what it last read. */
-    private static final class Stream {
+    /** One change stream: whether its preamble came, and the end of what it last read. */
+    private static final class Stream extends Connection {
         final int w;
-        final java.nio.channels.SocketChannel channel;
-        final java.nio.ByteBuffer out;
         boolean armed;
         String tail = "";
 
-        Stream(int w, java.nio.channels.SocketChannel channel, java.nio.ByteBuffer out) {
+        Stream(int w) {
             this.w = w;
-            this.channel = channel;
-            this.out = out;
         }
     }
 
-    /**
-     * Long-polling clients on one selector thread, written on plain sockets: each asks for the gzip delta after the
-     * index it has ({@code Accept-Encoding: gzip}, as Eureka clients ask), and again on the same connection with each
-     * answer's {@code X-Muster-Index}. A JDK HttpClient per request cost this tool twice the server's CPU on the
-     * shared cores (5,000 answers and re-arms per change), which then measured the tool, not the server.
-     */
-    private static final class LongPollers extends Thread {
-        private final java.nio.channels.Selector selector;
-        private final URI base;
-        private final int changes;
-        private final AtomicLongArray seenAt;
-        private final AtomicLong failed;
-        private final AtomicInteger rearms;
+    /** A plain-socket HTTP connection: what it has yet to send. */
+    private abstract static class Connection {
+        java.nio.channels.SocketChannel channel;
+        java.nio.ByteBuffer out;
+    }
 
-        LongPollers(URI base, int changes, AtomicLongArray seenAt, AtomicLong failed, AtomicInteger rearms)
-                throws IOException {
-            super("long-pollers");
+    /**
+     * Connections on one selector thread: each sends its {@link Connection#out}, then {@link #readable} handles
+     * what arrives; a failure counts, and closes that connection only. Its first reason is printed.
+     */
+    private abstract static class SelectorClients extends Thread {
+        final java.nio.channels.Selector selector = java.nio.channels.Selector.open();
+        final URI base;
+        final AtomicLong failed;
+
+        SelectorClients(String name, URI base, AtomicLong failed) throws IOException {
+            super(name);
             setDaemon(true);
-            this.selector = java.nio.channels.Selector.open();
             this.base = base;
-            this.changes = changes;
-            this.seenAt = seenAt;
             this.failed = failed;
-            this.rearms = rearms;
         }
 
-        void add(int w, String index) throws IOException {
-            var ch = java.nio.channels.SocketChannel.open(new java.net.InetSocketAddress(base.getHost(),
+        void connect(Connection c) throws IOException {
+            c.channel = java.nio.channels.SocketChannel.open(new java.net.InetSocketAddress(base.getHost(),
                     base.getPort()));
-            ch.configureBlocking(false);
-            Poll p = new Poll(w, ch);
-            p.request(base, index);
-            ch.register(selector, java.nio.channels.SelectionKey.OP_WRITE, p);
+            c.channel.configureBlocking(false);
+            c.channel.register(selector, java.nio.channels.SelectionKey.OP_WRITE, c);
+        }
+
+        abstract void readable(java.nio.channels.SelectionKey key, Connection c) throws IOException;
+
+        void failed(java.nio.channels.SelectionKey key, Connection c, IOException e) throws IOException {
+            if (failed.incrementAndGet() == 1) {
+                System.err.println(getName() + ", first failure: " + e.getMessage());
+            }
+            key.cancel();
+            c.channel.close();
         }
 
         @Override
@@ -328,32 +295,18 @@ public final class FanOut {
                     for (var it = selector.selectedKeys().iterator(); it.hasNext(); ) {
                         var key = it.next();
                         it.remove();
-                        Poll p = (Poll) key.attachment();
+                        Connection c = (Connection) key.attachment();
                         try {
                             if (key.isWritable()) {
-                                p.channel.write(p.out);
-                                if (!p.out.hasRemaining()) {
+                                c.channel.write(c.out);
+                                if (!c.out.hasRemaining()) {
                                     key.interestOps(java.nio.channels.SelectionKey.OP_READ);
                                 }
-                            } else if (key.isReadable() && p.read()) {
-                                long now = System.nanoTime();
-                                if (p.status != 200) {
-                                    failed.incrementAndGet();
-                                    key.cancel();
-                                    p.channel.close();
-                                    continue;
-                                }
-                                seen(p.bodyText(), p.w, changes, seenAt, now);
-                                rearms.incrementAndGet();
-                                p.request(base, p.index);
-                                p.channel.write(p.out);
-                                key.interestOps(p.out.hasRemaining() ? java.nio.channels.SelectionKey.OP_WRITE
-                                        : java.nio.channels.SelectionKey.OP_READ);
+                            } else if (key.isReadable()) {
+                                readable(key, c);
                             }
                         } catch (IOException e) {
-                            failed.incrementAndGet();
-                            key.cancel();
-                            p.channel.close();
+                            failed(key, c, e);
                         }
                     }
                 }
@@ -363,11 +316,53 @@ public final class FanOut {
         }
     }
 
+    /**
+     * Long-polling clients on one selector thread, written on plain sockets: each asks for the gzip delta after the
+     * index it has ({@code Accept-Encoding: gzip}, as Eureka clients ask), and again on the same connection with each
+     * answer's {@code X-Muster-Index}. A JDK HttpClient per request cost this tool twice the server's CPU on the
+     * shared cores (5,000 answers and re-arms per change), which then measured the tool, not the server.
+     */
+    private static final class LongPollers extends SelectorClients {
+        private final int changes;
+        private final AtomicLongArray seenAt;
+        private final AtomicInteger rearms;
+
+        LongPollers(URI base, int changes, AtomicLongArray seenAt, AtomicLong failed, AtomicInteger rearms)
+                throws IOException {
+            super("long-pollers", base, failed);
+            this.changes = changes;
+            this.seenAt = seenAt;
+            this.rearms = rearms;
+        }
+
+        void add(int w, String index) throws IOException {
+            Poll p = new Poll(w);
+            p.request(base, index);
+            connect(p);
+        }
+
+        @Override
+        void readable(java.nio.channels.SelectionKey key, Connection c) throws IOException {
+            Poll p = (Poll) c;
+            if (!p.read()) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (p.status != 200) {
+                throw new IOException("answered " + p.status);
+            }
+            seen(p.bodyText(), p.w, changes, seenAt, now);
+            rearms.incrementAndGet();
+            p.request(base, p.index);
+            p.channel.write(p.out);
+            key.interestOps(p.out.hasRemaining() ? java.nio.channels.SelectionKey.OP_WRITE
+                    : java.nio.channels.SelectionKey.OP_READ);
+        }
+    }
+
     /** One long-polling connection: its request, and the answer read so far (Content-Length or chunked). */
-    private static final class Poll {
+    private static final class Poll extends Connection {
         final int w;
-        final java.nio.channels.SocketChannel channel;
-        java.nio.ByteBuffer out;
         final java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(64 * 1024);
         final java.io.ByteArrayOutputStream raw = new java.io.ByteArrayOutputStream();
         String index;
@@ -375,9 +370,8 @@ public final class FanOut {
         /** The answer's body, inflated when it came gzipped; set once {@link #read} returns true. */
         private byte[] body;
 
-        Poll(int w, java.nio.channels.SocketChannel channel) {
+        Poll(int w) {
             this.w = w;
-            this.channel = channel;
         }
 
         void request(URI base, String after) {
