@@ -64,7 +64,7 @@ class ResponseCacheTest {
 
     /**
      * Built and compressed as soon as reads open, so that no client waits for a first build; then, while nobody
-     * reads them, cheap ones are left to their next reader, who is served them as of that moment.
+     * reads it, a cheap full registry is left to its next reader, who is served it as of that moment.
      */
     @Test
     void onceReadsAreOpenTheShapesClientsFetchByDefaultAreBuiltAndCompressedBeforeAnyoneAsks() {
@@ -84,12 +84,13 @@ class ResponseCacheTest {
             registry.register(Instances.up("A", "i-" + (i + 2)), Origin.CLIENT);
             cache.refreshReadOnly(true);
         }
-        assertThat(cache.stats().builds()).as("rebuilt once, read a second before; then left to their readers")
-                .isEqualTo(2 + 2);
+        assertThat(cache.stats().builds()).as("the full registry rebuilt once, read a second before, then left to "
+                + "its reader; the delta rebuilt at every change, as its pollers expect").isEqualTo(2 + 1 + 70);
         for (CacheKey key : ResponseCache.CLIENT_DEFAULTS) {
             assertThat(new String(cache.get(key).bytes(), StandardCharsets.UTF_8)).contains("\"i-71\"");
         }
-        assertThat(cache.stats().builds()).isEqualTo(2 + 2 + 2);
+        assertThat(cache.stats().builds()).as("only the full registry's reader waited for a build")
+                .isEqualTo(2 + 1 + 70 + 1);
     }
 
     @Test
@@ -118,6 +119,27 @@ class ResponseCacheTest {
         clock.advance(Duration.ofMillis(500));
         cache.refreshReadOnly();
         assertThat(cache.stats().builds()).as("read since its build: back to the usual pace").isEqualTo(4);
+    }
+
+    /** Delta pollers come in bursts at their interval: the first of a burst must not wait for a build. */
+    @Test
+    void aCheapDeltaNobodyReadSinceItsBuildIsStillRebuiltAheadOfItsPollers() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofMillis(5));
+        CacheKey delta = new CacheKey(CacheKey.Entity.DELTA, "", WireFormat.JSON, Detail.FULL);
+        cache.get(delta);
+        registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(3));
+        cache.refreshReadOnly();
+        long built = cache.stats().builds();
+        registry.register(Instances.up("A", "i-2"), Origin.CLIENT);
+        for (int i = 0; i < 10; i++) {
+            clock.advance(Duration.ofMillis(500));
+            cache.refreshReadOnly();
+        }
+        assertThat(cache.stats().builds()).as("unread for 5 s, rebuilt by the refresher all the same")
+                .isEqualTo(built + 1);
+        assertThat(text(cache.get(delta))).contains("\"i-2\"");
+        assertThat(cache.stats().builds()).as("its poller waits for nothing").isEqualTo(built + 1);
     }
 
     @Test
