@@ -103,15 +103,6 @@ public final class ResponseCache implements RegistryListener {
      * by a third and filled the heap with builds in flight (docs/benchmark.md). Read shapes keep their usual pace.
      */
     static final long MAX_UNREAD_WAIT_MILLIS = 300_000;
-    /**
-     * A stale shape nobody has read since its build is not rebuilt by the refresher if its last build took less than
-     * this: its next reader builds it, and waits that long once. Under churn the full registry, which Eureka clients
-     * fetch once and then poll as deltas, was rebuilt for nobody at the unread pace: at 10,000 instances half of the
-     * refresher's CPU (docs/benchmark.md). The reader gets a payload of that moment, not of the last refresh. Wall
-     * time, as the reader would wait it: a 10,000-instance build under churn takes 5-8 ms of CPU but 20-30 ms on
-     * two busy cores. A costlier build (hundreds of thousands of instances) is still made ahead, at the unread pace.
-     */
-    static final long READER_BUILDS_UNDER_MILLIS = 50;
     /** Read within this long counts as being read ({@link Payload#markRead} records reads to the second). */
     static final long RECENT_READ_MILLIS = 2_000;
     /**
@@ -189,16 +180,11 @@ public final class ResponseCache implements RegistryListener {
             return fresh(key);
         }
         Payload p = readOnly.get(key);
-        // Readers do not wait for a rebuild once a shape has been built: the refresher replaces stale entries
-        // every interval, so the latency of a fetch does not depend on how fast the registry churns. Except the
-        // first reader of a shape the refresher left to it (unread since a cheap build): it waits for that build.
+        // Readers never wait for a rebuild once a shape has been built: the refresher replaces stale entries
+        // every interval, so the latency of a fetch does not depend on how fast the registry churns.
         if (p != null) {
-            long now = clock.millis();
-            if (leftToReader(key, p, now) && isStale(key, p)) {
-                return builtForReader(key, p, now);
-            }
             hits.increment();
-            p.markRead(now);
+            p.markRead(clock.millis());
             return p;
         }
         p = fresh(key);
@@ -207,31 +193,6 @@ public final class ResponseCache implements RegistryListener {
             readOnly.put(key, p);
         }
         return p;
-    }
-
-    /** Builds a shape its refresher left to its next reader (at most one build at a time per shape). */
-    private Payload builtForReader(CacheKey key, Payload old, long now) {
-        Payload p = fresh(key);
-        p.markRead(now);
-        if (p.namesNothingHere() && !CLIENT_DEFAULTS.contains(key)) {
-            readOnly.remove(key, old);
-        } else {
-            readOnly.replace(key, old, p);
-        }
-        return p;
-    }
-
-    /**
-     * Whether the refresher leaves this payload, when stale, to its next reader: a full registry (what clients
-     * fetch once and then poll as deltas) nobody was served since its build, nobody read for 2 s, whose build took
-     * under {@value #READER_BUILDS_UNDER_MILLIS} ms. Never a delta: its pollers come in bursts at their interval,
-     * unread between them, and when the window moves its next build can cost seconds where the last cost
-     * milliseconds; a whole burst of pollers then waited for it (delta p99 3.6-4 s at 100,000 instances).
-     */
-    private static boolean leftToReader(CacheKey key, Payload p, long now) {
-        return key.entity() == CacheKey.Entity.ALL_APPS
-                && p.lastRead() < p.builtAt() && now - p.lastRead() >= RECENT_READ_MILLIS
-                && p.buildMillis() < READER_BUILDS_UNDER_MILLIS;
     }
 
     /** Replaces read-only entries whose content changed since they were built. */
@@ -264,7 +225,7 @@ public final class ResponseCache implements RegistryListener {
             boolean moved = windowMoved && e.getKey().entity() == CacheKey.Entity.DELTA;
             if (idle) {
                 readOnly.remove(e.getKey(), old);   // its next reader builds it once, as on first use
-            } else if (!moved && (leftToReader(e.getKey(), old, now) || !isStale(e.getKey(), old))) {
+            } else if (!moved && !isStale(e.getKey(), old)) {
                 continue;
             } else if (now - old.builtAt() < waitAfterBuild(old, now)) {
                 deltaMoved |= moved;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn
