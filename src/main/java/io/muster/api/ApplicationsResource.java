@@ -56,7 +56,8 @@ public final class ApplicationsResource {
                              @HeaderParam(HttpHeaders.CONTENT_ENCODING) String contentEncoding,
                              @HeaderParam(Origins.REPLICATION_HEADER) String replication,
                              @Context HttpServletRequest request) {
-        return api.writes().register(app, body, contentType, contentEncoding, Origins.of(replication),
+        return api.writes().register(app, body, request.getContentLengthLong(), contentType, contentEncoding,
+                Origins.of(replication),
                 request.getRemoteAddr()).toResponse();
     }
 }

@@ -58,14 +58,17 @@ public final class InstanceWrites {
     /** Registers an instance: 204 as Eureka answers (Java clients count nothing else as success). */
     public Reply register(String app, InputStream body, String contentType, String contentEncoding,
                           Origin origin) {
-        return register(app, body, contentType, contentEncoding, origin, null);
+        return register(app, body, -1, contentType, contentEncoding, origin, null);
     }
 
-    /** {@link #register(String, InputStream, String, String, Origin)} from a client at address {@code client}. */
-    public Reply register(String app, InputStream body, String contentType, String contentEncoding,
-                          Origin origin, String client) {
+    /**
+     * {@link #register(String, InputStream, String, String, Origin)} from a client at address {@code client}, of a
+     * body whose Content-Length is {@code contentLength} (-1 when not given).
+     */
+    public Reply register(String app, InputStream body, long contentLength, String contentType,
+                          String contentEncoding, Origin origin, String client) {
         var format = RequestBodies.format(contentType);
-        byte[] bytes = RequestBodies.read(body, contentEncoding);
+        byte[] bytes = RequestBodies.read(body, contentEncoding, RequestBodies.MAX_BYTES, contentLength);
         InstanceInfo info;
         try {
             info = EurekaCodec.decodeInstance(format, bytes, clock.millis());

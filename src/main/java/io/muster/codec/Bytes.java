@@ -69,6 +69,10 @@ final class Bytes {
         return size;
     }
 
+    void reset() {
+        size = 0;
+    }
+
     byte[] toByteArray() {
         return Arrays.copyOf(buf, size);
     }

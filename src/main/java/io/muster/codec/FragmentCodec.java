@@ -183,18 +183,19 @@ public final class FragmentCodec {
     private void instances(Assembly out, WireFormat format, Detail detail, InstanceInfo[] instances,
                            IntFunction<LeaseInfo> leases, Fragment[] used, boolean keepLeases, long now) {
         Map<InstanceKey, Fragment> held = fragments.get(shape(format, detail));
+        Scratch scratch = new Scratch();   // its buffers are made when first needed
         for (int k = 0; k < instances.length; k++) {
             if (k > 0 && format == WireFormat.JSON) {
                 out.comma();
             }
-            Fragment f = fragment(held, format, detail, instances[k]);
+            Fragment f = fragment(held, format, detail, instances[k], scratch);
             if (used != null) {
                 used[k] = f;
             }
             f.lastUsed = now;
             out.add(f.beforeLease);
             if (detail == Detail.FULL) {
-                out.add(f.lease(format, leases, k, keepLeases));
+                out.add(f.lease(format, leases, k, keepLeases, scratch));
             }
             out.add(f.afterLease);
         }
@@ -208,11 +209,11 @@ public final class FragmentCodec {
     }
 
     private static Fragment fragment(Map<InstanceKey, Fragment> held, WireFormat format, Detail detail,
-                                     InstanceInfo i) {
+                                     InstanceInfo i, Scratch scratch) {
         InstanceKey key = new InstanceKey(i);
         Fragment f = held.get(key);
         if (f == null) {
-            byte[][] parts = format == WireFormat.JSON ? JsonEncoder.instanceParts(i, detail)
+            byte[][] parts = format == WireFormat.JSON ? JsonEncoder.instanceParts(i, detail, scratch)
                     : XmlEncoder.instanceParts(i, detail);
             f = new Fragment(parts[0], parts[1]);
             Fragment raced = held.putIfAbsent(key, f);
@@ -280,7 +281,7 @@ public final class FragmentCodec {
          * The lease's bytes: those last written if {@code keep} or if they are of {@code leases.apply(k)} (asked
          * only then), else that lease's.
          */
-        byte[] lease(WireFormat format, IntFunction<LeaseInfo> leases, int k, boolean keep) {
+        byte[] lease(WireFormat format, IntFunction<LeaseInfo> leases, int k, boolean keep, Scratch scratch) {
             LeaseBytes last = lease;
             if (last != null && keep) {
                 return last.bytes;
@@ -289,7 +290,7 @@ public final class FragmentCodec {
             if (last != null && last.info.equals(info)) {
                 return last.bytes;
             }
-            Bytes out = new Bytes(200);
+            Bytes out = scratch.bytes();
             if (format == WireFormat.JSON) {
                 JsonEncoder.leaseInfo(out, info);
             } else {

@@ -55,12 +55,21 @@ final class JsonEncoder {
     }
 
     static byte[] application(Application app, Detail detail) {
-        return write(g -> {
+        return write(applicationDocument(app, detail));
+    }
+
+    /** {@link #application(Application, Detail)} written to {@code out}. */
+    static void application(OutputStream out, Application app, Detail detail) {
+        writeTo(out, applicationDocument(app, detail));
+    }
+
+    private static Body applicationDocument(Application app, Detail detail) {
+        return g -> {
             g.writeStartObject();
             g.writeFieldName("application");
             applicationBody(g, app, detail);
             g.writeEndObject();
-        });
+        };
     }
 
     static byte[] applications(Applications apps, Detail detail) {
@@ -95,18 +104,19 @@ final class JsonEncoder {
     /**
      * An instance object in two parts, split around its {@code leaseInfo} (which renewals change every few seconds
      * while the rest stays put): {@code [before, after]}, {@code after} empty for the compact layout, which has no
-     * lease. {@link FragmentCodec} keeps these and writes the lease between them with {@link #leaseInfo}.
+     * lease. {@link FragmentCodec} keeps these and writes the lease between them with {@link #leaseInfo}. Encoded
+     * in {@code scratch}'s stream, then copied out.
      */
-    static byte[][] instanceParts(InstanceInfo i, Detail detail) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+    static byte[][] instanceParts(InstanceInfo i, Detail detail, Scratch scratch) {
+        Scratch.Stream out = scratch.stream();
         int[] marks = {-1, -1};
         writeTo(out, g -> instanceBody(g, i, detail, new LeaseMarks(g, out, marks)));
-        byte[] all = out.toByteArray();
+        byte[] all = out.array();
         if (marks[0] < 0) {
-            return new byte[][]{all, new byte[0]};
+            return new byte[][]{java.util.Arrays.copyOf(all, out.size()), new byte[0]};
         }
         return new byte[][]{java.util.Arrays.copyOfRange(all, 0, marks[0]),
-                java.util.Arrays.copyOfRange(all, marks[1], all.length)};
+                java.util.Arrays.copyOfRange(all, marks[1], out.size())};
     }
 
     /** Records where the lease starts and ends in the output: flushing hands the generator's buffer to {@code out}. */

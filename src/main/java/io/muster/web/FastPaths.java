@@ -39,7 +39,7 @@ final class FastPaths {
                 QueryString.first(req.getQueryString(), "lastDirtyTimestamp"),
                 QueryString.first(req.getQueryString(), "overriddenstatus"), origin(req), req.getHeader("Accept")));
         handlers.put(Endpoint.REGISTER, (route, req) -> api.writes().register(route.app(), req.getInputStream(),
-                req.getContentType(), req.getHeader("Content-Encoding"), origin(req), req.getRemoteAddr()));
+                req.getContentLengthLong(), req.getContentType(), req.getHeader("Content-Encoding"), origin(req), req.getRemoteAddr()));
         handlers.put(Endpoint.CANCEL, (route, req) -> api.writes().cancel(route.app(), route.id(), origin(req),
                 Callers.client(req)));
         handlers.put(Endpoint.REPLICATION_BATCH, (route, req) -> api.batches().apply(req.getInputStream(),

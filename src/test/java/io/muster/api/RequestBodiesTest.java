@@ -41,6 +41,22 @@ class RequestBodiesTest {
     }
 
     @Test
+    void aDeclaredLengthSizesTheArrayAndAWrongOneStillGivesTheBodyAsSent() {
+        byte[] b = body(1500);
+        byte[] exact = RequestBodies.read(trickling(b, 7), null, RequestBodies.MAX_BYTES, 1500);
+        assertThat(exact).isEqualTo(b);
+        for (long declared : new long[] {1, 1499, 1501, 4096, RequestBodies.MAX_HINT + 1L, RequestBodies.MAX_BYTES,
+                Long.MAX_VALUE}) {
+            assertThat(RequestBodies.read(trickling(b, 7), null, RequestBodies.MAX_BYTES, declared))
+                    .as("declared " + declared).isEqualTo(b);
+        }
+        byte[] over = body(RequestBodies.MAX_BYTES + 1);
+        assertThatThrownBy(() -> RequestBodies.read(trickling(over, 1000), null, RequestBodies.MAX_BYTES, 1500))
+                .as("a body longer than declared and than the bound")
+                .isInstanceOfSatisfying(Problem.class, p -> assertThat(p.status()).isEqualTo(413));
+    }
+
+    @Test
     void aBodyOfExactlyTheBoundIsReadAndOneByteMoreIsA413() {
         byte[] atBound = body(RequestBodies.MAX_BYTES);
         assertThat(RequestBodies.read(trickling(atBound, 1000), null)).isEqualTo(atBound);
