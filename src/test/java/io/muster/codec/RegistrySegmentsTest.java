@@ -78,6 +78,38 @@ class RegistrySegmentsTest {
     }
 
     /**
+     * A gzip answer and the compressed segments it is joined from are one copy of the bytes: each segment's
+     * compressed form is a range of the last answer joined from it, and an earlier answer, still being sent, keeps
+     * its bytes.
+     */
+    @Test
+    void compressedSegmentsAreHeldInTheAnswerJoinedFromThem() throws IOException {
+        for (int n = 0; n < 200; n++) {
+            registry.register(Instances.up("APP-" + (n % 10), "i-" + n), Origin.CLIENT);
+        }
+        SegmentedDocument first = segments.encode(WireFormat.JSON, Detail.FULL, false,
+                document(registry.views().groups()));
+        byte[] firstPlain = first.plain();
+        byte[] firstGzip = first.gzip();
+        byte[] firstCopy = firstGzip.clone();
+        for (int i = 0; i < first.segmentCount(); i++) {
+            assertThat(first.compressedForm(i).heldIn(firstGzip)).as("segment " + i).isTrue();
+        }
+
+        registry.register(Instances.sample("APP-3", "i-3").status(InstanceStatus.DOWN).build(), Origin.CLIENT);
+        SegmentedDocument second = segments.encode(WireFormat.JSON, Detail.FULL, false,
+                document(registry.views().groups()));
+        byte[] secondGzip = second.gzip();
+        for (int i = 0; i < second.segmentCount(); i++) {
+            assertThat(second.compressedForm(i).heldIn(secondGzip)).as("segment " + i).isTrue();
+        }
+        assertThat(second.sharedSegmentsWith(first)).as("kept, and moved into the second answer").isPositive();
+        assertThat(firstGzip).as("the first answer is never written again").isEqualTo(firstCopy);
+        assertThat(gunzip(firstGzip)).isEqualTo(firstPlain);
+        assertThat(gunzip(secondGzip)).isEqualTo(second.plain());
+    }
+
+    /**
      * Under churn each changed application is compressed again; the one after it only when the changed one's last
      * bytes (what it is compressed against) changed. A re-registration keeps its instance's place in the delta, so
      * that is when the changed instance is the application's last.
