@@ -14,8 +14,11 @@ final class RequestBodies {
     private static final long DRAIN_LIMIT = 32L << 20;
     /** Room for an ordinary registration (1-2 KB) in the first array. */
     static final int FIRST_READ = 4096;
-    /** The largest declared length an array is made for before the bytes arrive. */
-    static final int MAX_HINT = 64 * 1024;
+    /**
+     * The largest declared length an array is made for before the bytes arrive: what a connection that declares a
+     * length and then sends nothing holds (the container's connection timeout ends it).
+     */
+    static final int MAX_HINT = 16 * 1024;
 
     private RequestBodies() {
     }
@@ -74,7 +77,7 @@ final class RequestBodies {
 
     /**
      * The whole body, read straight into one array: of the declared length when there is one (up to
-     * {@link #MAX_HINT}, so that a declared length costs no memory before its bytes come), otherwise starting at
+     * {@link #MAX_HINT}: a declared length alone holds no more), otherwise starting at
      * {@link #FIRST_READ} bytes and doubling. A registration (about 1.5 KB) costs one array of its size, not a copy
      * buffer beside a growing stream (which allocated eight times the body per request), nor a 4 KB array and a
      * trimmed copy (half of what a registration allocated).

@@ -5,7 +5,8 @@ import java.io.ByteArrayOutputStream;
 /**
  * Buffers that a run of instances is encoded in one after another, each instance's parts then copied out at their
  * size: a buffer per instance (grown by doubling, copied whole, then cut in two) allocated four times the JSON of
- * every instance encoded, the largest share of what a node allocates under churn. Not thread-safe: one per run.
+ * every instance encoded, the largest share of what a node allocates under churn. Not thread-safe: one per caller
+ * (a run of instances, a snapshot).
  */
 final class Scratch {
     private Stream stream;
