@@ -12,6 +12,7 @@ import org.junit.platform.suite.api.Suite;
         "io.muster.api.MetricsIT",
         "io.muster.api.InputContractIT",
         "io.muster.api.TwoRoadsParityIT",
+        "io.muster.web.SlowBodiesIT",
 })
 class EmbeddedPayaraSuiteTwoIT {
 }

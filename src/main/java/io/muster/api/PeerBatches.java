@@ -25,8 +25,6 @@ import java.util.logging.Logger;
  */
 public final class PeerBatches {
     private static final Logger LOG = Logger.getLogger(PeerBatches.class.getName());
-    /** 250 registrations take well under 1 MiB; the headroom is for large metadata. */
-    private static final int MAX_BATCH_BYTES = 16 << 20;
 
     private final InstanceWrites writes;
     private final Clock clock;
@@ -40,7 +38,7 @@ public final class PeerBatches {
         if (RequestBodies.format(contentType) != WireFormat.JSON) {
             throw Problem.of(415, "replication batches are JSON");
         }
-        byte[] bytes = RequestBodies.read(body, contentEncoding, MAX_BATCH_BYTES);
+        byte[] bytes = RequestBodies.read(body, contentEncoding, BodyLimits.PEER_BATCH_BYTES);
         List<ReplicationItem> items;
         try {
             items = ReplicationBatchCodec.decodeRequest(bytes, clock.millis());

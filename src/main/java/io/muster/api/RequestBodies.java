@@ -10,7 +10,7 @@ import java.util.zip.GZIPInputStream;
 
 /** Reads request bodies: size limit, optional gzip, and the content type that picks the codec. */
 final class RequestBodies {
-    static final int MAX_BYTES = 1 << 20;
+    static final int MAX_BYTES = BodyLimits.CLIENT_BYTES;
     private static final long DRAIN_LIMIT = 32L << 20;
     /** Room for an ordinary registration (1-2 KB) in the first array. */
     static final int FIRST_READ = 4096;
@@ -88,6 +88,9 @@ final class RequestBodies {
         try {
             InputStream in = body;
             boolean gzip = contentEncoding != null && contentEncoding.toLowerCase(Locale.ROOT).contains("gzip");
+            if (!gzip && body instanceof BodyLimits.InMemory whole) {
+                return checked(whole.takeBytes(), maxBytes);
+            }
             if (gzip) {
                 in = new GZIPInputStream(body);
             }
@@ -112,15 +115,26 @@ final class RequestBodies {
                 }
                 if (size > maxBytes) {
                     drain(in, buf, DRAIN_LIMIT);
-                    throw Problem.tooLarge("body larger than " + (maxBytes >> 20) + " MiB");
+                    throw tooLarge(maxBytes);
                 }
             }
-            if (size == 0) {
-                throw Problem.badRequest("cannot parse request body: empty");
-            }
-            return size == buf.length ? buf : Arrays.copyOf(buf, size);
+            return checked(size == buf.length ? buf : Arrays.copyOf(buf, size), maxBytes);
         } catch (IOException e) {
             throw Problem.badRequest("cannot read request body");
         }
+    }
+
+    private static RuntimeException tooLarge(int maxBytes) {
+        return Problem.tooLarge("body larger than " + (maxBytes >> 20) + " MiB");
+    }
+
+    private static byte[] checked(byte[] body, int maxBytes) {
+        if (body.length > maxBytes) {
+            throw tooLarge(maxBytes);
+        }
+        if (body.length == 0) {
+            throw Problem.badRequest("cannot parse request body: empty");
+        }
+        return body;
     }
 }

@@ -8,7 +8,6 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Writes answers so that no container thread waits on a slow client: a body of at least {@code minBytes} goes out
@@ -27,10 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class BodyWriter {
     private final int minBytes;
-    private final ClientShares shares;
+    private final ClientAllowance allowance;
     private final long timeoutMillis;
-    private final long maxBytes;
-    private final AtomicLong bytesInFlight = new AtomicLong();
 
     /**
      * @param minBytes      the smallest body written without blocking; 0 writes every body at once
@@ -39,8 +36,7 @@ final class BodyWriter {
      */
     BodyWriter(int minBytes, int maxOpen, int maxOpenPerClient, long maxBytes, long timeoutMillis) {
         this.minBytes = minBytes;
-        this.maxBytes = maxBytes;
-        this.shares = new ClientShares(maxOpen, maxOpenPerClient);
+        this.allowance = new ClientAllowance(maxOpen, maxOpenPerClient, maxBytes);
         this.timeoutMillis = timeoutMillis;
     }
 
@@ -95,20 +91,11 @@ final class BodyWriter {
     }
 
     private String acquire(String client, int length) {
-        if (bytesInFlight.addAndGet(length) > maxBytes) {
-            bytesInFlight.addAndGet(-length);
-            return "the server's limit of " + (maxBytes >> 20) + " MB in flight is reached";
-        }
-        String refused = shares.acquire(client);
-        if (refused != null) {
-            bytesInFlight.addAndGet(-length);
-        }
-        return refused;
+        return allowance.acquire(client, length);
     }
 
     private void release(String client, int length) {
-        shares.release(client);
-        bytesInFlight.addAndGet(-length);
+        allowance.release(client, length);
     }
 
     private boolean isLarge(Reply reply) {
@@ -123,6 +110,6 @@ final class BodyWriter {
 
     /** Large answers being written now. */
     int inFlight() {
-        return shares.used();
+        return allowance.used();
     }
 }

@@ -1,6 +1,7 @@
 package io.muster.web;
 
 import io.muster.api.Api;
+import io.muster.api.BodyLimits;
 import io.muster.api.Callers;
 import io.muster.api.Failures;
 import io.muster.api.Origins;
@@ -37,7 +38,6 @@ public final class FrontDoor implements Filter {
     private static final Set<String> KNOWN_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS");
     /** A backstop for clients that read a large answer by the trickle; a stalled one ends at the write timeout. */
     private static final long LARGE_WRITE_TIMEOUT_MILLIS = 300_000;
-
     private final boolean clientAuthRequired;
     private final Ownership ownership;
     private final FastPaths fastPaths;
@@ -51,6 +51,7 @@ public final class FrontDoor implements Filter {
     /** Null when the container or the settings give no sendfile. */
     private final SendfileBodies sendfile;
     private final BodyWriter bodies;
+    private final BodyIntake intake = BodyIntake.withDefaults();
     /** Endpoints whose bodies are the response cache's shared payloads, the only ones worth a file. */
     private static final Set<Endpoint> CACHED = EnumSet.of(Endpoint.FULL_REGISTRY, Endpoint.DELTA, Endpoint.APP,
             Endpoint.VIP, Endpoint.SECURE_VIP);
@@ -96,18 +97,57 @@ public final class FrontDoor implements Filter {
         if (route.endpoint() == null) {   // Tomcat works the context path out of the URI anew on every call
             route = Route.withRootHint(route, req.getContextPath(), path);
         }
+        if (BodyIntake.hasBody(req)) {
+            take(route, method, req, rsp, t0);
+        } else {
+            handle(route, method, req, rsp, t0);
+        }
+    }
+
+    /**
+     * A request with a body is answered only once the body is in memory, refusals included: a refusal written
+     * before the body was read would leave the container reading the rest on a request thread (Tomcat does, for
+     * up to its connection timeout), so a client that sends its body slowly could hold a thread with any request.
+     */
+    private void take(Route route, String method, HttpServletRequest req, HttpServletResponse rsp, long t0)
+            throws IOException {
+        BodyIntake.Next next = (withBody, r) -> {
+            if (withBody == null) {
+                record(route, method, r, t0);   // the intake answered
+            } else {
+                handle(route, method, withBody, r, t0);
+            }
+        };
+        if (READS.contains(method)) {
+            BodyIntake.refuseUnread(req, rsp, Reply.text(400, method + " requests carry no body"), next);
+        } else {
+            intake.take(req, rsp, route.endpoint() == Endpoint.REPLICATION_BATCH ? BodyLimits.PEER_BATCH_BYTES
+                    : BodyLimits.CLIENT_BYTES, next);
+        }
+    }
+
+    private void handle(Route route, String method, HttpServletRequest req, HttpServletResponse rsp, long t0)
+            throws IOException {
         try {
             serve(route, method, req, rsp);
         } catch (RuntimeException | ServletException e) {
-            Throwable cause = e instanceof ServletException && e.getCause() != null ? e.getCause() : e;
-            if (!rsp.isCommitted()) {
-                rsp.reset();
-                write(rsp, Failures.toReply(cause));
-            }
+            answerFailure(rsp, e);
         } finally {
-            metrics.recordRequest(route.metricName(), KNOWN_METHODS.contains(method) ? method : "OTHER",
-                    rsp.getStatus(), System.nanoTime() - t0);
+            record(route, method, rsp, t0);
         }
+    }
+
+    private static void answerFailure(HttpServletResponse rsp, Exception e) throws IOException {
+        Throwable cause = e instanceof ServletException && e.getCause() != null ? e.getCause() : e;
+        if (!rsp.isCommitted()) {
+            rsp.reset();
+            write(rsp, Failures.toReply(cause));
+        }
+    }
+
+    private void record(Route route, String method, HttpServletResponse rsp, long t0) {
+        metrics.recordRequest(route.metricName(), KNOWN_METHODS.contains(method) ? method : "OTHER",
+                rsp.getStatus(), System.nanoTime() - t0);
     }
 
     private void serve(Route route, String method, HttpServletRequest req, HttpServletResponse rsp)
@@ -140,6 +180,12 @@ public final class FrontDoor implements Filter {
             waitForChange(route, method, req, rsp, after);
             return;
         }
+        dispatch(route, method, req, rsp);
+    }
+
+    /** Answers by the fast path or Jersey, the request's body (if any) already in memory. */
+    private void dispatch(Route route, String method, HttpServletRequest req, HttpServletResponse rsp)
+            throws IOException, ServletException {
         if (fastPaths != null && route.endpoint().road() == Endpoint.Road.FAST) {
             Reply reply = fastPaths.serve(route, req);
             Reply r = "HEAD".equals(method) ? reply.withoutBody() : reply;

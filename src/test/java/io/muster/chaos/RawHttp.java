@@ -1,11 +1,11 @@
 package io.muster.chaos;
 
-import java.io.ByteArrayOutputStream;
+import io.muster.testing.SlowBodies;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
@@ -15,7 +15,7 @@ import java.time.Duration;
  */
 final class RawHttp {
     /** What a server that keeps a connection open after answering shows within the read timeout. */
-    static final String STILL_OPEN = "\n<connection still open>";
+    static final String STILL_OPEN = SlowBodies.STILL_OPEN;
 
     private RawHttp() {
     }
@@ -31,22 +31,9 @@ final class RawHttp {
     static String exchange(int port, byte[] request, Duration timeout) throws IOException {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
-            s.setSoTimeout((int) timeout.toMillis());
             s.getOutputStream().write(request);
             s.getOutputStream().flush();
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream got = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            try {
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    got.write(buffer, 0, n);
-                }
-            } catch (SocketTimeoutException e) {
-                return got.toString(StandardCharsets.ISO_8859_1) + STILL_OPEN;
-            } catch (IOException e) {
-                // a reset after the answer is a closed connection too
-            }
-            return got.toString(StandardCharsets.ISO_8859_1);
+            return SlowBodies.answer(s, timeout);
         }
     }
 

@@ -111,6 +111,12 @@ class PayaraServerIT {
     }
 
     @Test
+    @Order(5)
+    void clientsThatSendTheirBodiesSlowlyHoldNoRequestThread() throws Exception {
+        RealServerChecks.stalledBodiesHoldNoThread(eureka, false);
+    }
+
+    @Test
     @Order(6)
     void payarasOwnHealthCarriesMustersChecks() throws Exception {
         payarasOwnHealthListsMustersChecks();

@@ -5,6 +5,7 @@ import com.netflix.discovery.DiscoveryClient;
 import com.netflix.discovery.shared.Application;
 import io.muster.testing.AttackMatrix;
 import io.muster.testing.Http;
+import io.muster.testing.SlowBodies;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -197,6 +198,24 @@ final class RealServerChecks {
         List<AttackMatrix.Caller> callers = new ArrayList<>(withCredentials);
         callers.add(new AttackMatrix.Caller("anonymous", eureka, Set.of()));
         assertThat(AttackMatrix.run(eureka, callers)).isGreaterThan(200);
+    }
+
+    /**
+     * 250 connections from one address declare request bodies and send one byte (more than Tomcat's 200 request
+     * threads), held 18 s: another client's registrations and heartbeats answer within a second at every round,
+     * 32 bodies wait (the address's share) and end in 408 after 15 s, the rest get 503 at once, nothing is
+     * registered from them. On Tomcat every refused connection is also closed.
+     */
+    static void stalledBodiesHoldNoThread(Http eureka, boolean closesRefused) throws Exception {
+        SlowBodies.Outcome o = SlowBodies.stall(eureka, 250, java.time.Duration.ofSeconds(18));
+        assertThat(o.failures()).as(o.toString()).isZero();
+        assertThat(o.slowest()).as(o.toString()).isLessThan(java.time.Duration.ofSeconds(1));
+        assertThat(o.atOnce()).as(o.toString()).isEqualTo(Map.of(-1, 32, 503, 218));
+        assertThat(o.atEnd()).as(o.toString()).isEqualTo(Map.of(408, 32, 503, 218));
+        if (closesRefused) {
+            assertThat(o.closed()).as(o.toString()).isEqualTo(250);
+        }
+        assertThat(eureka.getJson("apps/SLOW-0").status()).isEqualTo(404);
     }
 
     static List<String> concat(List<String> head, String... tail) {

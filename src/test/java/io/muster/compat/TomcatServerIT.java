@@ -128,6 +128,12 @@ class TomcatServerIT {
     }
 
     @Test
+    @Order(6)
+    void clientsThatSendTheirBodiesSlowlyHoldNoRequestThread() throws Exception {
+        RealServerChecks.stalledBodiesHoldNoThread(eureka, true);
+    }
+
+    @Test
     @Order(7)
     void theManagerStopsStartsReloadsUndeploysAndDeploysIt() throws Exception {
         RealServerChecks.overrideAndHeartbeat(eureka.as("admin", "CHANGE-ME-admin"));
