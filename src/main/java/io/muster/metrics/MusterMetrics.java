@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The server's meters, in one Prometheus registry owned by this object (never Micrometer's global one, so a
@@ -65,6 +67,10 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
      */
     private static final Duration[] REQUEST_BUCKETS = PeerMeters.seconds(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
             0.1, 0.25, 0.5, 1, 2.5, 5, 10);
+
+    /** What the front door's body intake reports; set once at start-up (volatile: read by scrapes). */
+    private volatile IntSupplier arrivingBodies = () -> 0;
+    private volatile LongSupplier waitedBodies = () -> 0;
 
     /**
      * @param registry for the per-app instance counts, which are not part of the snapshot
@@ -144,6 +150,22 @@ public final class MusterMetrics implements RegistryListener, AutoCloseable {
                         .tags("endpoint", endpoint, "method", method, "status", Integer.toString(status))
                         .serviceLevelObjectives(REQUEST_BUCKETS).register(prometheus))
                 .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * The front door's request bodies that did not come with their headers and were read as they arrived: how many
+     * are arriving now, and how many there have been (refused ones show as 503 and 408 in the request timings).
+     */
+    public void watchArrivingBodies(IntSupplier arriving, LongSupplier waited) {
+        // held here: meters keep only weak references to what they read
+        this.arrivingBodies = arriving;
+        this.waitedBodies = waited;
+        Gauge.builder("muster_request_bodies_arriving", this, m -> m.arrivingBodies.getAsInt())
+                .description("request bodies being read as they arrive, without a thread waiting for them")
+                .register(prometheus);
+        FunctionCounter.builder("muster_request_bodies_waited", this, m -> m.waitedBodies.getAsLong())
+                .description("request bodies that did not arrive with their headers and were waited for")
+                .register(prometheus);
     }
 
     /** Where the peers report each delivered task's replication lag. */

@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Takes request bodies into memory before any handler runs, so that no container thread waits for a client to
@@ -70,6 +71,7 @@ final class BodyIntake {
 
     private final ClientAllowance allowance;
     private final long timeoutMillis;
+    private final LongAdder waited = new LongAdder();
 
     /**
      * @param maxPending          bodies arriving together
@@ -110,6 +112,7 @@ final class BodyIntake {
             next.done(body.request(req, rsp), rsp);
             return;
         }
+        waited.increment();
         String client = req.getRemoteAddr();
         String refused = acquire(client, body.capacity());
         if (refused != null) {
@@ -182,6 +185,11 @@ final class BodyIntake {
 
     void release(String client, int bytes) {
         allowance.release(client, bytes);
+    }
+
+    /** Bodies that did not arrive with their headers, since the start. */
+    long waited() {
+        return waited.sum();
     }
 
     /** Bodies arriving now. */

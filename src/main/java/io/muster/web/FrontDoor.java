@@ -79,6 +79,7 @@ public final class FrontDoor implements Filter {
         this.ownership = new Ownership(appOwnership);
         this.fastPaths = fastPaths ? new FastPaths(api) : null;
         this.metrics = metrics;
+        metrics.watchArrivingBodies(intake::pending, intake::waited);
         this.dashboard = new DashboardPlacement(dashboardPath != null, dashboardPath);
     }
 

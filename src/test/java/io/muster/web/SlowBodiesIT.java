@@ -139,5 +139,13 @@ class SlowBodiesIT {
         assertThat(o.atEnd()).as("a body not whole after 15 s is answered 408").isEqualTo(Map.of(408, 32, 503, 218));
         assertThat(http.getJson("apps/SLOW-0").status()).isEqualTo(404);
         assertThat(http.getJson("apps/BYSTANDER/b-1").status()).isEqualTo(200);
+        String metrics = http.get("metrics").body();
+        assertThat(metrics).as("every slot and byte given back").contains("\nmuster_request_bodies_arriving 0.0\n");
+        assertThat(metric(metrics, "muster_request_bodies_waited_total")).isGreaterThanOrEqualTo(250);
+    }
+
+    private static double metric(String scrape, String name) {
+        return scrape.lines().filter(l -> l.startsWith(name + " ")).mapToDouble(l -> Double.parseDouble(
+                l.substring(name.length() + 1))).findFirst().orElseThrow();
     }
 }
