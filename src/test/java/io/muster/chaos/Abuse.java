@@ -65,6 +65,7 @@ public final class Abuse {
                     row(rows, only, t, "slow readers, change stream", load::slowReadersOnChangeStream);
                     load.cancelBigRegistry();
                 }
+                row(rows, only, t, "slow request bodies", load::slowBodies);
                 row(rows, only, t, "churn of distinct names", load::churnOfNames);
                 row(rows, only, t, "self-preservation from outside", load::selfPreservation);
                 row(rows, only, t, "ids nobody can address", input::unaddressableIds);

@@ -3,6 +3,7 @@ package io.muster.chaos;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.muster.chaos.AbuseRow.Check;
 import io.muster.testing.Http;
+import io.muster.testing.SlowBodies;
 
 import java.net.Socket;
 import java.net.http.HttpRequest;
@@ -61,6 +62,21 @@ final class ExhaustionRows {
                         + " cache entries read-only+read-write %d -> %d (bound %d), stamps %d -> %d, 12 s after", apps.count(404),
                 apps.sent(), head.count(404), compact.count(404), vips.count(200), svips.count(200), entriesBefore,
                 entriesAfter, bound, before.path("stamps").asLong(), after.path("stamps").asLong()), holds);
+    }
+
+    /**
+     * 250 connections from one address that declare a 16,000-byte body and send one byte (more than Tomcat's 200
+     * request threads), held 18 s, spread over a registration, a peer batch and an admin action without
+     * credentials and a path with no endpoint: another address's registrations and heartbeats keep answering.
+     */
+    Check slowBodies(long heapBeforeKb) throws Exception {
+        SlowBodies.Outcome o = SlowBodies.stall(t.http, 250, Duration.ofSeconds(18));
+        boolean holds = o.failures() == 0 && o.slowest().toMillis() < 1_000 && o.closed() == 250
+                && o.atEnd().equals(Map.of(408, 32, 503, 218));
+        return new Check("250 POSTs (registration, peer batch, admin action, no endpoint) declaring a 16,000-byte"
+                + " body, one byte sent, held 18 s", "two seconds in " + o.atOnce() + ", at the end " + o.atEnd()
+                + ", closed " + o.closed() + "; another client: " + o.rounds() + " rounds of registration and"
+                + " heartbeats, " + o.failures() + " failed, slowest " + o.slowest().toMillis() + " ms", holds);
     }
 
     /** Outside the measured window: the registry the slow readers ask for. */
