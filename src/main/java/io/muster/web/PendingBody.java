@@ -19,7 +19,8 @@ import java.util.logging.Logger;
  * The rest of one request body, read by the container's callbacks as it arrives; once it is whole the request is
  * served on the callback's thread. It ends one way only, whichever comes first: served, refused (the byte budget
  * has no room for it to grow), timed out (408) or failed (the client went away); the slot and bytes it held are
- * released then.
+ * released then. A body past its bound is answered 413 and the rest of it read and dropped,
+ * up to a limit, before the request ends.
  *
  * <p>Thread safety: the container calls the read callbacks for one request at a time; the timeout may come on
  * another thread, and the done flag decides which of them ends the request. The bytes held are charged and
@@ -27,6 +28,8 @@ import java.util.logging.Logger;
  */
 final class PendingBody implements ReadListener, AsyncListener {
     private static final Logger LOG = Logger.getLogger(PendingBody.class.getName());
+    /** Read and dropped after a 413 at most (as much as the handlers dropped when they read bodies themselves). */
+    private static final long DRAIN_LIMIT = 32L << 20;
     private final BodyIntake intake;
     private final AsyncContext context;
     private final ServletInputStream in;
@@ -36,6 +39,10 @@ final class PendingBody implements ReadListener, AsyncListener {
     private final AtomicBoolean done = new AtomicBoolean();
     /** Bytes taken from the intake's budget: the array's length, as it grows. Guarded by this. */
     private int held;
+    /** After a 413 answered: the rest of the body is read and dropped (only by the read callbacks). */
+    private volatile boolean draining;
+    private long drained;
+    private byte[] scratch;
 
     PendingBody(BodyIntake intake, AsyncContext context, ServletInputStream in, ArrivingBody body, String client,
                 BodyIntake.Next next) {
@@ -50,6 +57,10 @@ final class PendingBody implements ReadListener, AsyncListener {
 
     @Override
     public void onDataAvailable() throws IOException {
+        if (draining) {
+            drain();
+            return;
+        }
         while (!done.get() && !body.isWhole() && in.isReady()) {
             if (body.isFull() && !grow()) {
                 return;
@@ -85,7 +96,11 @@ final class PendingBody implements ReadListener, AsyncListener {
 
     @Override
     public void onAllDataRead() {
-        serve();
+        if (draining) {
+            complete();
+        } else {
+            serve();
+        }
     }
 
     private void serve() {
@@ -96,17 +111,43 @@ final class PendingBody implements ReadListener, AsyncListener {
         HttpServletResponse rsp = (HttpServletResponse) context.getResponse();
         try {
             next.done(body.request(req, rsp), rsp);
+            if (body.isOverBound() && !in.isFinished()) {
+                rsp.flushBuffer();
+                draining = true;
+                drain();
+                return;
+            }
         } catch (Exception e) {
             // the front door answers its own failures; this is what escaped it (the client went away mid-answer)
             LOG.log(Level.FINE, "a request with a late body could not be answered", e);
-        } finally {
-            complete();
+        }
+        complete();
+    }
+
+    /**
+     * After a 413: reads and drops what the client still sends, up to {@link #DRAIN_LIMIT}, then ends the request
+     * (the answer said the connection closes). A client that sends its whole body before it reads (as Java's
+     * HttpClient does) would otherwise never see the answer.
+     */
+    private void drain() throws IOException {
+        if (scratch == null) {
+            scratch = new byte[8192];
+        }
+        while (in.isReady()) {
+            int n = in.read(scratch);
+            drained += Math.max(n, 0);
+            if (n < 0 || drained > DRAIN_LIMIT) {
+                complete();
+                return;
+            }
         }
     }
 
     @Override
     public void onError(Throwable t) {
-        if (release()) {
+        if (draining) {
+            complete();
+        } else if (release()) {
             BodyIntake.answered(next, (HttpServletResponse) context.getResponse());
             complete();
         }
@@ -114,6 +155,10 @@ final class PendingBody implements ReadListener, AsyncListener {
 
     @Override
     public void onTimeout(AsyncEvent event) {
+        if (draining) {
+            complete();
+            return;
+        }
         end(Reply.text(408, "the request body did not arrive within " + event.getAsyncContext().getTimeout() / 1000
                 + " s"));
     }
