@@ -30,8 +30,16 @@ final class ArrivingBody {
                 Math.min(limit + 1L, declared > 0 ? MAX_HINT : FIRST_BYTES))];
     }
 
-    /** Reads what the container holds already, never waiting; true when that is the whole body. */
+    /**
+     * Reads what the container holds already, never waiting; true when that is the whole body. Only a body of a
+     * declared length: there {@code available()} counts body bytes, which a read returns at once. A chunked body's
+     * count includes framing (a chunk's size line), and a read past it waits for the chunk's data, so a chunked body
+     * is left to the non-blocking callbacks from its first byte.
+     */
     boolean readArrived(ServletInputStream in) throws IOException {
+        if (declared < 0) {
+            return false;
+        }
         while (!isWhole() && in.available() > 0) {
             if (!readOnce(in)) {
                 break;

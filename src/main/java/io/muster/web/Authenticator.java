@@ -40,6 +40,31 @@ final class Authenticator {
         return authenticated(req, rsp);
     }
 
+    /** Set on a request whose credentials were refused once: they are not tried again (the realm counts failures). */
+    private static final String REFUSED = Authenticator.class.getName() + ".refused";
+
+    /**
+     * Signs the caller in with the credentials it sent, if any, writing nothing: true when it is signed in now. Its
+     * refusal, if any, is written later by {@link #authorize}, which does not try the same credentials again.
+     */
+    static boolean signedInQuietly(HttpServletRequest req) {
+        if (req.getUserPrincipal() != null) {
+            return true;
+        }
+        String decoded = Callers.basicCredentials(req);
+        int colon = decoded == null ? -1 : decoded.indexOf(':');
+        if (colon <= 0) {
+            return false;
+        }
+        try {
+            req.login(decoded.substring(0, colon), decoded.substring(colon + 1));
+            return true;
+        } catch (ServletException wrongCredentials) {
+            req.setAttribute(REFUSED, Boolean.TRUE);
+            return false;
+        }
+    }
+
     /**
      * Credentials sent with the request are checked against the container's realm with {@code login()}; without
      * any, the container's BASIC challenge is sent. The dashboard (header {@code X-Muster-Dashboard}) gets a 401
@@ -51,7 +76,7 @@ final class Authenticator {
         if (decoded != null) {
             int colon = decoded.indexOf(':');
             try {
-                if (colon > 0) {
+                if (colon > 0 && req.getAttribute(REFUSED) == null) {
                     req.login(decoded.substring(0, colon), decoded.substring(colon + 1));
                     return true;
                 }
@@ -63,6 +88,12 @@ final class Authenticator {
         }
         if (dashboard) {
             unauthorized(rsp, false);
+            return false;
+        }
+        if (req.isAsyncStarted()) {
+            // answered after its body arrived, on a read callback's thread: the container's own challenge is an
+            // error page, which Payara does not write once the request is async
+            unauthorized(rsp, true);
             return false;
         }
         try {

@@ -122,9 +122,18 @@ public final class FrontDoor implements Filter {
         if (READS.contains(method)) {
             BodyIntake.refuseUnread(req, rsp, Reply.text(400, method + " requests carry no body"), next);
         } else {
-            intake.take(req, rsp, route.endpoint() == Endpoint.REPLICATION_BATCH ? BodyLimits.PEER_BATCH_BYTES
-                    : BodyLimits.CLIENT_BYTES, next);
+            intake.take(req, rsp, bodyLimit(route, req), next);
         }
+    }
+
+    /**
+     * A peer's batch may be 16 MiB, but only a caller that signed in as a peer gets that much memory for it
+     * before access is decided; anyone else's body is held to a client's bound (and then refused as usual).
+     */
+    private static int bodyLimit(Route route, HttpServletRequest req) {
+        return route.endpoint() == Endpoint.REPLICATION_BATCH && Authenticator.signedInQuietly(req)
+                && req.isUserInRole(Access.PEER_ROLE)
+                ? BodyLimits.PEER_BATCH_BYTES : BodyLimits.CLIENT_BYTES;
     }
 
     private void handle(Route route, String method, HttpServletRequest req, HttpServletResponse rsp, long t0)

