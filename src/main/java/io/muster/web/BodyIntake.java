@@ -68,7 +68,6 @@ final class BodyIntake {
     static final int MAX_PENDING_PER_CLIENT = 32;
     static final int MAX_HEAP_PERCENT = 10;
 
-
     private final ClientAllowance allowance;
     private final long timeoutMillis;
     private final LongAdder waited = new LongAdder();
