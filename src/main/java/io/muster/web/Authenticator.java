@@ -53,7 +53,7 @@ final class Authenticator {
         }
         String decoded = Callers.basicCredentials(req);
         int colon = decoded == null ? -1 : decoded.indexOf(':');
-        if (colon <= 0) {
+        if (colon <= 0 || req.getAttribute(REFUSED) != null) {
             return false;
         }
         try {
@@ -72,16 +72,9 @@ final class Authenticator {
      */
     private static boolean authenticated(HttpServletRequest req, HttpServletResponse rsp) throws IOException {
         boolean dashboard = req.getHeader(DASHBOARD_HEADER) != null;
-        String decoded = Callers.basicCredentials(req);
-        if (decoded != null) {
-            int colon = decoded.indexOf(':');
-            try {
-                if (colon > 0 && req.getAttribute(REFUSED) == null) {
-                    req.login(decoded.substring(0, colon), decoded.substring(colon + 1));
-                    return true;
-                }
-            } catch (ServletException wrongCredentials) {
-                // answered below
+        if (Callers.basicCredentials(req) != null) {
+            if (signedInQuietly(req)) {
+                return true;
             }
             unauthorized(rsp, !dashboard);
             return false;

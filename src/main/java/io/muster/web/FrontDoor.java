@@ -38,6 +38,7 @@ public final class FrontDoor implements Filter {
     private static final Set<String> KNOWN_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS");
     /** A backstop for clients that read a large answer by the trickle; a stalled one ends at the write timeout. */
     private static final long LARGE_WRITE_TIMEOUT_MILLIS = 300_000;
+
     private final boolean clientAuthRequired;
     private final Ownership ownership;
     private final FastPaths fastPaths;
@@ -106,9 +107,8 @@ public final class FrontDoor implements Filter {
     }
 
     /**
-     * A request with a body is answered only once the body is in memory, refusals included: a refusal written
-     * before the body was read would leave the container reading the rest on a request thread (Tomcat does, for
-     * up to its connection timeout), so a client that sends its body slowly could hold a thread with any request.
+     * A request with a body is answered once the body is in memory, refusals included: before that, Tomcat would
+     * read the rest on a request thread (up to its connection timeout), for a slow client of any endpoint.
      */
     private void take(Route route, String method, HttpServletRequest req, HttpServletResponse rsp, long t0)
             throws IOException {
@@ -126,10 +126,7 @@ public final class FrontDoor implements Filter {
         }
     }
 
-    /**
-     * A peer's batch may be 16 MiB, but only a caller that signed in as a peer gets that much memory for it
-     * before access is decided; anyone else's body is held to a client's bound (and then refused as usual).
-     */
+    /** 16 MiB for a peer's batch only from a caller signed in as a peer; anyone else gets a client's bound. */
     private static int bodyLimit(Route route, HttpServletRequest req) {
         return route.endpoint() == Endpoint.REPLICATION_BATCH && Authenticator.signedInQuietly(req)
                 && req.isUserInRole(Access.PEER_ROLE)
@@ -150,7 +147,12 @@ public final class FrontDoor implements Filter {
     private static void answerFailure(HttpServletResponse rsp, Exception e) throws IOException {
         Throwable cause = e instanceof ServletException && e.getCause() != null ? e.getCause() : e;
         if (!rsp.isCommitted()) {
+            // a connection told to close (a chunked request, a body past its bound left unread) stays told
+            String connection = rsp.getHeader("Connection");
             rsp.reset();
+            if (connection != null) {
+                rsp.setHeader("Connection", connection);
+            }
             write(rsp, Failures.toReply(cause));
         }
     }
