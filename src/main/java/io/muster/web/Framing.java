@@ -1,5 +1,6 @@
 package io.muster.web;
 
+import jakarta.servlet.ServletConnection;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -30,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * behind the refused one (only its answer is lost), and it drops a {@code Content-Length} line that comes before
  * {@code Transfer-Encoding} before any filter can see it, so there every chunked request may have carried both.
  * So every connection told to close (after a refusal, and after any chunked request, as RFC 9112 6.1 asks for
- * one that carried both) is remembered for a few seconds by its address and port pair, and a request that
+ * one that carried both) is remembered for a few seconds by the container's id for it, and a request that
  * still arrives on it is refused the same way. Eureka clients send a length with their bodies and do not
  * pipeline, so neither costs them anything.
  */
@@ -119,9 +120,16 @@ final class Framing {
         return true;
     }
 
-    /** One TCP connection while it is open: no two open connections share the client's address and port. */
+    /**
+     * One TCP connection: the container's id for it (Tomcat and Grizzly number connections and never reuse a
+     * number) with the client's address and port. The address and port alone named a later connection too: a
+     * client port freed when the server closed a connection is often reused within the mark's 10 s, and that
+     * client's next, plain request was refused (one of 250 connections in {@code SlowBodiesIT}).
+     */
     private static String connection(HttpServletRequest req) {
-        return req.getRemoteAddr() + ' ' + req.getRemotePort() + ' ' + req.getLocalPort();
+        ServletConnection c = req.getServletConnection();
+        String id = c == null ? null : c.getConnectionId();
+        return req.getRemoteAddr() + ' ' + req.getRemotePort() + ' ' + req.getLocalPort() + ' ' + id;
     }
 
     private static boolean isDecimal(String s) {

@@ -289,6 +289,35 @@ class AbuseInputIT {
         assertThat(http.getJson("apps/FRAMED/f-1").status()).isEqualTo(404);
     }
 
+    /**
+     * A refused connection is remembered for 10 s so that nothing read behind the refusal runs; a later connection
+     * from the same client port is another connection and is served. Ports are reused that fast when the server
+     * closed first, as it does after a refusal.
+     */
+    @Test
+    void aLaterConnectionFromARefusedConnectionsClientPortIsServed() throws IOException {
+        int conclusive = 0;
+        for (int attempt = 0; attempt < 5 && conclusive < 2; attempt++) {
+            int port;
+            try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+                port = free.getLocalPort();
+            }
+            String refused = exchange(request("PUT", "apps/VICTIM/v-1", "Transfer-Encoding: identity\r\n"),
+                    new byte[0], port);
+            assertThat(refused).startsWith("HTTP/1.1 400");
+            String later;
+            try {
+                later = exchange(request("GET", "apps/VICTIM/v-1", "Accept: application/json\r\n"
+                        + "Connection: close\r\n"), new byte[0], port);
+            } catch (java.net.BindException | java.net.ConnectException e) {
+                continue;   // the port was still held: this attempt says nothing
+            }
+            assertThat(later).as("a new connection on client port " + port).startsWith("HTTP/1.1 200");
+            conclusive++;
+        }
+        assertThat(conclusive).as("attempts that could reuse their client port").isPositive();
+    }
+
     // ---- helpers
 
     /**
@@ -318,7 +347,15 @@ class AbuseInputIT {
      * connection open after answering (waiting for a next request) fails the read timeout.
      */
     private String exchange(String head, byte[] body) throws IOException {
-        try (Socket s = new Socket(base.getHost(), base.getPort())) {
+        return exchange(head, body, 0);
+    }
+
+    /** {@link #exchange(String, byte[])} from this client port (0: any). */
+    private String exchange(String head, byte[] body, int clientPort) throws IOException {
+        try (Socket s = new Socket()) {
+            s.setReuseAddress(true);
+            s.bind(new java.net.InetSocketAddress(base.getHost(), clientPort));
+            s.connect(new java.net.InetSocketAddress(base.getHost(), base.getPort()));
             s.setSoTimeout(10_000);
             OutputStream out = s.getOutputStream();
             out.write(head.getBytes(StandardCharsets.US_ASCII));

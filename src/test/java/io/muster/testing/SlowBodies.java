@@ -110,9 +110,8 @@ public final class SlowBodies {
 
     /**
      * What {@link #stall} of 250 must show: the address's 32 bodies wait and end in 408 at 15 s, the rest are
-     * refused with 503 at once. Two may go astray without a thread held: a connection whose client port was used
-     * by a connection told to close in the last 10 s is refused 400 (see Framing), and Grizzly may hold a chunked
-     * request before the front door sees it.
+     * refused with 503 at once. Two may go astray without a thread held: Grizzly may hold a chunked request before
+     * the front door sees it.
      */
     public static void assertBounded(Outcome o) {
         org.assertj.core.api.Assertions.assertThat(o.atOnce().getOrDefault(503, 0)).as(o.toString())
