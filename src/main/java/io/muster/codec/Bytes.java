@@ -77,6 +77,11 @@ final class Bytes {
         return Arrays.copyOf(buf, size);
     }
 
+    /** Whether these are exactly the bytes of {@code other}. */
+    boolean sameAs(byte[] other) {
+        return Arrays.equals(buf, 0, size, other, 0, other.length);
+    }
+
     private void ensure(int more) {
         if (size + more > buf.length) {
             buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));

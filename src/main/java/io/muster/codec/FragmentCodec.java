@@ -46,14 +46,19 @@ public final class FragmentCodec {
     private final List<Map<InstanceKey, Fragment>> fragments = List.of(new ConcurrentHashMap<>(),
             new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
     /** The encoding of each application without its instances, per shape, by app name: it frames the fragments. */
-    private final List<Map<String, Fragment>> shells = List.of(new ConcurrentHashMap<>(),
+    private final List<Map<String, Shell>> shells = List.of(new ConcurrentHashMap<>(),
             new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
     /**
      * The same in an application list's form, cut where the instances go (before them, after them), so that a kept
      * segment is made of whole arrays only ({@link Assembly#trimmed}).
      */
-    private final List<Map<String, Fragment>> listShells = List.of(new ConcurrentHashMap<>(),
+    private final List<Map<String, Shell>> listShells = List.of(new ConcurrentHashMap<>(),
             new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+    /**
+     * Text that many instances' fragments hold the same (an application's name, status, ports, data centre,
+     * metadata, VIP addresses: about half of an ordinary instance's JSON), one copy of each, by content.
+     */
+    private final Map<SharedPiece, SharedPiece> sharedPieces = new ConcurrentHashMap<>();
     private volatile long lastSweep;
 
     /** @param millis the clock that ages unused fragments */
@@ -104,30 +109,30 @@ public final class FragmentCodec {
     ListForm listForm(WireFormat format, String app, Detail detail, InstanceInfo[] sources,
                       IntFunction<LeaseInfo> leases, boolean keepLeases, boolean first, boolean last) {
         long now = millis.getAsLong();
-        Fragment shell = first || last ? listShell(format, detail, app, now) : null;
+        Shell shell = first || last ? listShell(format, detail, app, now) : null;
         Assembly out = new Assembly(4 + 4 * sources.length);
         Fragment[] used = new Fragment[sources.length];
         if (first) {
-            out.add(shell.beforeLease);
+            out.add(shell.head);
         } else if (format == WireFormat.JSON && sources.length > 0) {
             out.comma();
         }
         instances(out, format, detail, sources, leases, used, keepLeases, now);
         if (last) {
-            out.add(shell.afterLease);
+            out.add(shell.tail);
         }
         sweepIfDue(now);
         return new ListForm(out.trimmed(), used, shell);
     }
 
     /** The application's list form without instances, cut where they go. */
-    private Fragment listShell(WireFormat format, Detail detail, String name, long now) {
-        Fragment shell = listShells.get(shape(format, detail)).computeIfAbsent(name, n -> {
+    private Shell listShell(WireFormat format, Detail detail, String name, long now) {
+        Shell shell = listShells.get(shape(format, detail)).computeIfAbsent(name, n -> {
             byte[] whole = shell(format, detail, n, now);
             int from = Envelope.listFormStart(format);
             int to = Envelope.listFormEnd(format, whole.length);
             int split = split(format, whole, to);
-            return new Fragment(Arrays.copyOfRange(whole, from, split), Arrays.copyOfRange(whole, split, to));
+            return new Shell(Arrays.copyOfRange(whole, from, split), Arrays.copyOfRange(whole, split, to));
         });
         shell.lastUsed = now;
         return shell;
@@ -151,7 +156,7 @@ public final class FragmentCodec {
      * A run's list form as ranges of fragments and the fragments it was made of, which {@link #keep} marks as in
      * use. Immutable once made; the fragments' last-use times are volatiles.
      */
-    record ListForm(Assembly pieces, Fragment[] used, Fragment shell) {
+    record ListForm(Assembly pieces, Fragment[] used, Shell shell) {
     }
 
     /** Instance fragments held, all shapes together (for tests and the memory figure). */
@@ -188,38 +193,63 @@ public final class FragmentCodec {
             if (k > 0 && format == WireFormat.JSON) {
                 out.comma();
             }
-            Fragment f = fragment(held, format, detail, instances[k], scratch);
+            Fragment f = fragment(held, format, detail, instances[k], scratch, now);
             if (used != null) {
                 used[k] = f;
             }
             f.lastUsed = now;
-            out.add(f.beforeLease);
+            byte[][] pieces = f.pieces;
+            for (int p = 0; p < f.leaseAt; p++) {
+                out.add(pieces[p]);
+            }
             if (detail == Detail.FULL) {
                 out.add(f.lease(format, leases, k, keepLeases, scratch));
             }
-            out.add(f.afterLease);
+            for (int p = f.leaseAt; p < pieces.length; p++) {
+                out.add(pieces[p]);
+            }
         }
     }
 
     private byte[] shell(WireFormat format, Detail detail, String name, long now) {
-        Fragment f = shells.get(shape(format, detail)).computeIfAbsent(name, n -> new Fragment(
+        Shell f = shells.get(shape(format, detail)).computeIfAbsent(name, n -> new Shell(
                 EurekaCodec.encode(format, new Application(n, List.of()), detail), new byte[0]));
         f.lastUsed = now;
-        return f.beforeLease;
+        return f.head;
     }
 
-    private static Fragment fragment(Map<InstanceKey, Fragment> held, WireFormat format, Detail detail,
-                                     InstanceInfo i, Scratch scratch) {
+    private Fragment fragment(Map<InstanceKey, Fragment> held, WireFormat format, Detail detail, InstanceInfo i,
+                              Scratch scratch, long now) {
         InstanceKey key = new InstanceKey(i);
         Fragment f = held.get(key);
         if (f == null) {
-            byte[][] parts = format == WireFormat.JSON ? JsonEncoder.instanceParts(i, detail, scratch)
-                    : XmlEncoder.instanceParts(i, detail);
-            f = new Fragment(parts[0], parts[1]);
+            InstancePieces parts;
+            if (format == WireFormat.JSON) {
+                parts = JsonEncoder.instanceParts(i, detail, scratch);
+            } else {
+                byte[][] around = XmlEncoder.instanceParts(i, detail);
+                parts = InstancePieces.around(around[0], around[1]);
+            }
+            byte[][] pieces = parts.pieces();
+            for (int k = 0; k < pieces.length; k++) {
+                if (parts.isShared(k)) {
+                    pieces[k] = shared(pieces[k], now);
+                }
+            }
+            f = new Fragment(pieces, parts.leaseAt());
             Fragment raced = held.putIfAbsent(key, f);
             f = raced != null ? raced : f;
         }
         return f;
+    }
+
+    /** The copy of {@code piece} that fragments share, made from it if there is none yet. */
+    private byte[] shared(byte[] piece, long now) {
+        SharedPiece probe = new SharedPiece(piece);
+        SharedPiece held = sharedPieces.putIfAbsent(probe, probe);
+        SharedPiece used = held == null ? probe : held;
+        used.lastUsed = now;
+        return used.bytes;
     }
 
     /**
@@ -240,12 +270,13 @@ public final class FragmentCodec {
         for (Map<InstanceKey, Fragment> held : fragments) {
             held.values().removeIf(f -> f.lastUsed < since);
         }
-        for (Map<String, Fragment> held : shells) {
+        for (Map<String, Shell> held : shells) {
             held.values().removeIf(f -> f.lastUsed < since);
         }
-        for (Map<String, Fragment> held : listShells) {
+        for (Map<String, Shell> held : listShells) {
             held.values().removeIf(f -> f.lastUsed < since);
         }
+        sharedPieces.values().removeIf(p -> p.lastUsed < since);
     }
 
     private static int shape(WireFormat format, Detail detail) {
@@ -262,46 +293,82 @@ public final class FragmentCodec {
     }
 
     /**
-     * An instance's bytes on either side of its lease, and the lease as last written: a lease changes at each
-     * renewal (every 30 s for Eureka clients), rebuilds happen every 500 ms, so most rebuilds find it unchanged.
-     * The arrays are immutable; the lease pair is published whole through a volatile.
+     * An instance's pieces on either side of its lease ({@link InstancePieces}: the shared ones are the
+     * {@link #sharedPieces}' copies), and the lease as last written: a lease changes at each renewal (every 30 s
+     * for Eureka clients), rebuilds happen every 500 ms, so most rebuilds find it unchanged. The arrays are
+     * immutable; the lease's bytes are published whole through a volatile.
      */
     private static final class Fragment {
-        final byte[] beforeLease;
-        final byte[] afterLease;
+        final byte[][] pieces;
+        final int leaseAt;
         volatile long lastUsed;
-        private volatile LeaseBytes lease;
+        private volatile byte[] lease;
 
-        Fragment(byte[] beforeLease, byte[] afterLease) {
-            this.beforeLease = beforeLease;
-            this.afterLease = afterLease;
+        Fragment(byte[][] pieces, int leaseAt) {
+            this.pieces = pieces;
+            this.leaseAt = leaseAt;
         }
 
         /**
-         * The lease's bytes: those last written if {@code keep} or if they are of {@code leases.apply(k)} (asked
-         * only then), else that lease's.
+         * The lease's bytes: those last written if {@code keep} or if they are what {@code leases.apply(k)} (asked
+         * only then) encodes to, else that lease's. Compared as bytes, so that the fragment holds no copy of the
+         * lease it wrote (two per instance on a node whose leases are not Eureka's default).
          */
         byte[] lease(WireFormat format, IntFunction<LeaseInfo> leases, int k, boolean keep, Scratch scratch) {
-            LeaseBytes last = lease;
+            byte[] last = lease;
             if (last != null && keep) {
-                return last.bytes;
-            }
-            LeaseInfo info = leases.apply(k);
-            if (last != null && last.info.equals(info)) {
-                return last.bytes;
+                return last;
             }
             Bytes out = scratch.bytes();
             if (format == WireFormat.JSON) {
-                JsonEncoder.leaseInfo(out, info);
+                JsonEncoder.leaseInfo(out, leases.apply(k));
             } else {
-                XmlEncoder.leaseInfo(out, info);
+                XmlEncoder.leaseInfo(out, leases.apply(k));
+            }
+            if (last != null && out.sameAs(last)) {
+                return last;
             }
             byte[] bytes = out.toByteArray();
-            lease = new LeaseBytes(info, bytes);
+            lease = bytes;
             return bytes;
         }
     }
 
-    private record LeaseBytes(LeaseInfo info, byte[] bytes) {
+    /** An application's encoding without instances, cut where they go. The arrays are immutable. */
+    private static final class Shell {
+        final byte[] head;
+        final byte[] tail;
+        volatile long lastUsed;
+
+        Shell(byte[] head, byte[] tail) {
+            this.head = head;
+            this.tail = tail;
+        }
+    }
+
+    /**
+     * A piece of text many instances' fragments hold ({@link InstancePieces#isShared}), held once: compared by
+     * content. Its last-use time is when a fragment last took it; the sweep drops it from the map after a sweep
+     * interval without new takers, and fragments that hold it keep it alive until they go.
+     */
+    private static final class SharedPiece {
+        final byte[] bytes;
+        private final int hash;
+        volatile long lastUsed;
+
+        SharedPiece(byte[] bytes) {
+            this.bytes = bytes;
+            this.hash = Arrays.hashCode(bytes);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SharedPiece p && p.hash == hash && Arrays.equals(p.bytes, bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 }

@@ -102,28 +102,21 @@ final class JsonEncoder {
     }
 
     /**
-     * An instance object in two parts, split around its {@code leaseInfo} (which renewals change every few seconds
-     * while the rest stays put): {@code [before, after]}, {@code after} empty for the compact layout, which has no
-     * lease. {@link FragmentCodec} keeps these and writes the lease between them with {@link #leaseInfo}. Encoded
-     * in {@code scratch}'s stream, then copied out.
+     * An instance object in pieces around its {@code leaseInfo} (which renewals change every few seconds while the
+     * rest stays put), the lease left out ({@link InstancePieces}); the compact layout has no lease.
+     * {@link FragmentCodec} keeps these and writes the lease between them with {@link #leaseInfo}. Encoded in
+     * {@code scratch}'s stream, then copied out piece by piece.
      */
-    static byte[][] instanceParts(InstanceInfo i, Detail detail, Scratch scratch) {
+    static InstancePieces instanceParts(InstanceInfo i, Detail detail, Scratch scratch) {
         Scratch.Stream out = scratch.stream();
-        int[] marks = {-1, -1};
-        writeTo(out, g -> instanceBody(g, i, detail, new LeaseMarks(g, out, marks)));
-        byte[] all = out.array();
-        if (marks[0] < 0) {
-            return new byte[][]{java.util.Arrays.copyOf(all, out.size()), new byte[0]};
-        }
-        return new byte[][]{java.util.Arrays.copyOfRange(all, 0, marks[0]),
-                java.util.Arrays.copyOfRange(all, marks[1], out.size())};
+        JsonPieceMarks marks = new JsonPieceMarks(out);
+        writeTo(out, g -> instanceBody(g, i, detail, marks.writingTo(g)));
+        return marks.cut(out.size());
     }
 
-    /** Records where the lease starts and ends in the output: flushing hands the generator's buffer to {@code out}. */
-    private record LeaseMarks(JsonGenerator g, ByteArrayOutputStream out, int[] marks) {
-        void mark(int which) throws IOException {
-            g.flush();
-            marks[which] = out.size();
+    private static void mark(JsonPieceMarks marks, int kind) throws IOException {
+        if (marks != null) {
+            marks.mark(kind);
         }
     }
 
@@ -150,19 +143,22 @@ final class JsonEncoder {
         return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
-    private static void instanceBody(JsonGenerator g, InstanceInfo i, Detail detail, LeaseMarks marks)
+    private static void instanceBody(JsonGenerator g, InstanceInfo i, Detail detail, JsonPieceMarks marks)
             throws IOException {
         g.writeStartObject();
         if (i.instanceId() != null) {
             g.writeStringField("instanceId", i.instanceId());
         }
         g.writeStringField("hostName", i.hostName());
+        mark(marks, JsonPieceMarks.SHARED);
         g.writeStringField("app", i.app());
+        mark(marks, JsonPieceMarks.OWN);
         g.writeStringField("ipAddr", i.ipAddr());
         boolean full = detail == Detail.FULL;
         if (full && WireNames.writesSid(i.sid())) {
             g.writeStringField("sid", i.sid());
         }
+        mark(marks, JsonPieceMarks.SHARED);
         g.writeStringField("status", i.status().name());
         if (full) {
             g.writeStringField("overriddenStatus", i.overriddenStatus().name());
@@ -176,30 +172,31 @@ final class JsonEncoder {
             dataCenter(g, i.dataCenterInfo(), detail);
         }
         if (full) {
-            if (marks != null) {
-                marks.mark(0);
-            }
+            mark(marks, JsonPieceMarks.LEASE);
             lease(g, i.leaseInfo());
-            if (marks != null) {
-                marks.mark(1);
-            }
+            mark(marks, JsonPieceMarks.SHARED);
             g.writeFieldName("metadata");
             stringMap(g, i.metadata());
             optional(g, "appGroupName", i.appGroupName());
+            mark(marks, JsonPieceMarks.OWN);
             optional(g, "homePageUrl", i.homePageUrl());
             optional(g, "statusPageUrl", i.statusPageUrl());
             optional(g, "healthCheckUrl", i.healthCheckUrl());
             optional(g, "secureHealthCheckUrl", i.secureHealthCheckUrl());
         }
+        mark(marks, JsonPieceMarks.SHARED);
         optional(g, "vipAddress", i.vipAddress());
         optional(g, "secureVipAddress", i.secureVipAddress());
         if (full) {
             g.writeStringField("isCoordinatingDiscoveryServer", Boolean.toString(i.isCoordinatingDiscoveryServer()));
+            mark(marks, JsonPieceMarks.OWN);
             g.writeStringField("lastUpdatedTimestamp", Long.toString(i.lastUpdatedTimestamp()));
             g.writeStringField("lastDirtyTimestamp", Long.toString(i.lastDirtyTimestamp()));
         } else {
+            mark(marks, JsonPieceMarks.OWN);
             g.writeNumberField("lastUpdatedTimestamp", i.lastUpdatedTimestamp());
         }
+        mark(marks, JsonPieceMarks.SHARED);
         if (i.actionType() != null) {
             g.writeStringField("actionType", i.actionType().name());
         }

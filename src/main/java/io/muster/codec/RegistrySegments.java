@@ -258,22 +258,34 @@ public final class RegistrySegments {
          * it only when the changed one's last bytes changed.
          */
         GzipParts.Part compressed(Deflater deflater, Segment before, byte[] separator) {
-            Assembly dictionary = before == null ? null : before.form.pieces().tailRanges(GzipParts.DICTIONARY);
+            FragmentCodec.ListForm after = before == null ? null : before.form;
             Compressed c = compressed;
-            if (c != null && c.separator == separator && Assembly.sameRanges(c.dictionary, dictionary)) {
-                return c.part;
+            if (c != null && c.separator == separator) {
+                if (c.after == after) {
+                    return c.part;
+                }
+                if (c.after != null && after != null && Assembly.sameRanges(dictionary(c.after), dictionary(after))) {
+                    compressed = new Compressed(after, separator, c.part);   // and the old one's fragments may go
+                    return c.part;
+                }
             }
-            GzipParts.Part part = GzipParts.part(deflater, dictionary == null ? null : dictionary.toByteArray(),
+            GzipParts.Part part = GzipParts.part(deflater, after == null ? null : dictionary(after).toByteArray(),
                     separator, form.pieces(), false);
-            compressed = new Compressed(dictionary, separator, part);
+            compressed = new Compressed(after, separator, part);
             return part;
+        }
+
+        private static Assembly dictionary(FragmentCodec.ListForm form) {
+            return form.pieces().tailRanges(GzipParts.DICTIONARY);
         }
     }
 
     /**
-     * A compressed form and the context it is valid in: the ranges it was compressed against (which hold on to at
-     * most the last fragments of the segment before it) and the separator.
+     * A compressed form and the context it is valid in: the list form of the segment it follows (it refers back
+     * into that one's last {@link GzipParts#DICTIONARY} bytes), or null, and the separator. Keeping the list form
+     * rather than the ranges of its tail costs a reference instead of twelve bytes a range (a dozen ranges an
+     * instance); a changed segment before it whose tail is the same ranges is found the same at the next build.
      */
-    private record Compressed(Assembly dictionary, byte[] separator, GzipParts.Part part) {
+    private record Compressed(FragmentCodec.ListForm after, byte[] separator, GzipParts.Part part) {
     }
 }

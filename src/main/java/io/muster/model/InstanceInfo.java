@@ -38,7 +38,7 @@ public record InstanceInfo(
         }
         // insertion order is kept so that what a client registered is echoed back in the same order
         metadata = metadata == null || metadata.isEmpty() ? Map.of()
-                : metadata instanceof FrozenMetadata ? metadata : new FrozenMetadata(metadata);
+                : metadata instanceof FrozenMetadata ? metadata : FrozenMetadata.shared(metadata);
     }
 
     /**
@@ -53,7 +53,23 @@ public record InstanceInfo(
      * {@code eureka.server.maxMetadataEntries}). Thread-safe: immutable.
      */
     private static final class FrozenMetadata extends java.util.AbstractMap<String, String> {
+        /**
+         * One copy of each metadata seen, weakly held: an application's instances usually carry the same entries
+         * (a management port, a zone), 56 bytes each per instance otherwise.
+         */
+        private static final com.google.common.collect.Interner<FrozenMetadata> SHARED =
+                com.google.common.collect.Interners.newWeakInterner();
         private final String[] keysAndValues;
+
+        /**
+         * A copy of {@code from}, or the one held already with the same entries in the same order (maps with the
+         * same entries are equal in any order, and the order is echoed to clients).
+         */
+        static FrozenMetadata shared(Map<String, String> from) {
+            FrozenMetadata copy = new FrozenMetadata(from);
+            FrozenMetadata held = SHARED.intern(copy);
+            return held == copy || java.util.Arrays.equals(held.keysAndValues, copy.keysAndValues) ? held : copy;
+        }
 
         FrozenMetadata(Map<String, String> from) {
             String[] kv = new String[from.size() * 2];

@@ -28,9 +28,25 @@ public record LeaseInfo(int renewalIntervalInSecs, int durationInSecs, long regi
             if (renewalIntervalInSecs == DEFAULT_RENEWAL_INTERVAL_SECS && durationInSecs == DEFAULT_DURATION_SECS) {
                 return CLIENT_DEFAULT;
             }
+            return asked(renewalIntervalInSecs, durationInSecs);
         }
         return new LeaseInfo(renewalIntervalInSecs, durationInSecs, registrationTimestamp, lastRenewalTimestamp,
                 evictionTimestamp, serviceUpTimestamp);
+    }
+
+    /** Other settings clients register with, no timestamps, one object each (a handful; bounded all the same). */
+    private static final java.util.Map<Long, LeaseInfo> ASKED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_ASKED = 1_024;
+
+    private static LeaseInfo asked(int renewalIntervalInSecs, int durationInSecs) {
+        long key = (long) renewalIntervalInSecs << 32 | durationInSecs & 0xFFFFFFFFL;
+        LeaseInfo held = ASKED.get(key);
+        if (held != null) {
+            return held;
+        }
+        LeaseInfo made = new LeaseInfo(renewalIntervalInSecs, durationInSecs, 0, 0, 0, 0);
+        return ASKED.size() < MAX_ASKED ? java.util.Objects.requireNonNullElse(ASKED.putIfAbsent(key, made), made)
+                : made;
     }
 
     @Override

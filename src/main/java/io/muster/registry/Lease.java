@@ -37,8 +37,21 @@ public record Lease(InstanceInfo instance, Instant registeredAt, Instant lastRen
     /** Eureka's default lease, which nearly every lease is: one object rather than one per lease. */
     private static final Duration NINETY_SECONDS = Duration.ofSeconds(90);
 
+    /** Other durations clients ask for, one object each (a handful per registry; bounded all the same). */
+    private static final java.util.Map<Long, Duration> DURATIONS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_DURATIONS = 1_024;
+
     private static Duration duration(long seconds) {
-        return seconds == 90 ? NINETY_SECONDS : Duration.ofSeconds(seconds);
+        if (seconds == 90) {
+            return NINETY_SECONDS;
+        }
+        Duration held = DURATIONS.get(seconds);
+        if (held != null) {
+            return held;
+        }
+        Duration d = Duration.ofSeconds(seconds);
+        return DURATIONS.size() < MAX_DURATIONS ? java.util.Objects.requireNonNullElse(DURATIONS.putIfAbsent(seconds,
+                d), d) : d;
     }
 
     /** Moves the expiry only: what a status update does (as in Eureka, it is not a heartbeat). */
