@@ -60,6 +60,9 @@ public final class FragmentCodec {
      */
     private final Map<SharedPiece, SharedPiece> sharedPieces = new ConcurrentHashMap<>();
     private volatile long lastSweep;
+    /** Lists the list forms held ({@link #keepAtEachSweep}); none until told. */
+    private volatile java.util.function.Consumer<java.util.function.Consumer<ListForm>> kept = each -> {
+    };
 
     /** @param millis the clock that ages unused fragments */
     public FragmentCodec(LongSupplier millis) {
@@ -142,8 +145,7 @@ public final class FragmentCodec {
      * Marks a kept list form's fragments as in use, so that the sweep leaves them to the next encoding of their
      * instances by any shape of the wire form instead of each shape encoding a copy of its own.
      */
-    void keep(ListForm form) {
-        long now = millis.getAsLong();
+    private static void keep(ListForm form, long now) {
         for (Fragment f : form.used()) {
             f.lastUsed = now;
         }
@@ -162,6 +164,11 @@ public final class FragmentCodec {
     /** Instance fragments held, all shapes together (for tests and the memory figure). */
     public int size() {
         return fragments.stream().mapToInt(Map::size).sum();
+    }
+
+    /** Pieces held once for the fragments that share them (for tests). */
+    int sharedPieces() {
+        return sharedPieces.size();
     }
 
     /**
@@ -260,13 +267,27 @@ public final class FragmentCodec {
         sweepIfDue(millis.getAsLong());
     }
 
-    /** Drops fragments unused since the previous sweep: superseded and departed instances, shapes nobody reads. */
+    /**
+     * Has {@code kept} list every list form held when a sweep is due, so that their fragments are kept in use: a
+     * shape that is not rebuilt (a full registry while only the delta's window moves) must not lose its fragments
+     * to the sweep, or the next shape to encode those instances makes a second copy of each (at a million
+     * instances, 220 MB while a burst left the delta).
+     */
+    void keepAtEachSweep(java.util.function.Consumer<java.util.function.Consumer<ListForm>> kept) {
+        this.kept = kept;
+    }
+
+    /**
+     * Drops fragments unused since the previous sweep (superseded and departed instances, shapes nobody reads),
+     * once the forms held are marked as in use.
+     */
     private void sweepIfDue(long now) {
         long since = lastSweep;
         if (now - since < SWEEP_MILLIS) {
             return;
         }
         lastSweep = now;
+        kept.accept(form -> keep(form, now));
         for (Map<InstanceKey, Fragment> held : fragments) {
             held.values().removeIf(f -> f.lastUsed < since);
         }

@@ -87,6 +87,21 @@ public final class RegistrySegments {
     public RegistrySegments(LongSupplier millis, FragmentCodec fragments) {
         this.millis = millis;
         this.fragments = fragments;
+        fragments.keepAtEachSweep(this::eachForm);
+    }
+
+    /** Every list form of every shape held. */
+    private void eachForm(java.util.function.Consumer<FragmentCodec.ListForm> each) {
+        for (int i = 0; i < shapes.length(); i++) {
+            Shape s = shapes.get(i);
+            if (s != null) {
+                for (Segment[] runs : s.segments.values()) {
+                    for (Segment run : runs) {
+                        each.accept(run.form);
+                    }
+                }
+            }
+        }
     }
 
     /**
@@ -128,9 +143,6 @@ public final class RegistrySegments {
                     s = new Segment(sources, fragments.listForm(format, app.name(), detail, sources,
                             k -> app.leases().apply(offset + k), keepLeases, first, last),
                             keepLeases ? s.encodedAt : now, first, last);
-                } else if (now - s.keptAt >= FragmentCodec.SWEEP_MILLIS / 2) {
-                    fragments.keep(s.form);   // its fragments stay shared with the other shapes until it changes
-                    s.keptAt = now;
                 }
                 runs.add(s);
             }
@@ -229,8 +241,6 @@ public final class RegistrySegments {
         /** Whether it opens its application (the document's separator goes before it) and closes it. */
         final boolean first;
         final boolean last;
-        /** When its fragments were last marked in use; written by rebuilds of its shape (a race only marks twice). */
-        volatile long keptAt;
         private volatile Compressed compressed;
 
         Segment(InstanceInfo[] sources, FragmentCodec.ListForm form, long encodedAt, boolean first, boolean last) {
@@ -239,7 +249,6 @@ public final class RegistrySegments {
             this.encodedAt = encodedAt;
             this.first = first;
             this.last = last;
-            this.keptAt = encodedAt;
         }
 
         long length() {

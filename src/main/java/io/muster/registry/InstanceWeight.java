@@ -10,13 +10,13 @@ import java.util.Map;
  * share, and their ranges and compressed forms). Used to cap the registry by memory rather than by count, so a
  * registry of ordinary instances grows to a million in a 4 GB heap while one of maximum-size instances stops long
  * before the heap does. Calibrated against {@code OrdinaryInstanceMemoryTest} (an ordinary Spring Cloud instance:
- * about 2.2 KB measured, weighed about 2.4 KB) and {@code RegistryMemoryTest} (maximum-size instances). A second
+ * about 1.7 KB measured, weighed about 2.0 KB) and {@code RegistryMemoryTest} (maximum-size instances). A second
  * wire form in use (XML) costs its fragments on top, for as long as it is read; the heap headroom check of the
  * response cache covers that. Stateless.
  */
 final class InstanceWeight {
     /** Objects, arrays, map entries and the payloads' fixed field names that every instance has whatever its text. */
-    private static final long FIXED = 1500;
+    private static final long FIXED = 1100;
     /** The registry's copy plus its JSON fragment, per char of text (Latin-1 strings and UTF-8 payloads), with room. */
     private static final long PER_CHAR = 4;
 

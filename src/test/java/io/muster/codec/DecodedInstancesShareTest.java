@@ -27,9 +27,49 @@ class DecodedInstancesShareTest {
             assertThat(a.app()).isSameAs(b.app());
             assertThat(a.vipAddress()).isSameAs(b.vipAddress());
             assertThat(a.metadata().get("management.port")).isSameAs(b.metadata().get("management.port"));
+            assertThat(a.metadata()).as(format + " metadata, held once").isSameAs(b.metadata());
+            assertThat(a.leaseInfo()).isSameAs(b.leaseInfo());
             assertThat(a.port().port()).isEqualTo(8080);
             assertThat(a.securePort().enabled()).isFalse();
         }
+    }
+
+    /** Settings other than Eureka's defaults are shared too, as long as they carry no timestamps. */
+    @Test
+    void aLeaseOtherThanTheDefaultIsSharedWhileItHasNoTimestamps() {
+        InstanceInfo a = decode(WireFormat.JSON, "l-1", "\"durationInSecs\":90", "\"durationInSecs\":1800");
+        InstanceInfo b = decode(WireFormat.JSON, "l-2", "\"durationInSecs\":90", "\"durationInSecs\":1800");
+        assertThat(a.leaseInfo().durationInSecs()).isEqualTo(1800);
+        assertThat(a.leaseInfo()).isSameAs(b.leaseInfo());
+        InstanceInfo dated = decode(WireFormat.JSON, "l-3", "\"durationInSecs\":90",
+                "\"durationInSecs\":1800,\"registrationTimestamp\":5");
+        assertThat(dated.leaseInfo()).isNotSameAs(a.leaseInfo()).isNotEqualTo(a.leaseInfo());
+    }
+
+    /**
+     * Metadata with the same entries in another order is equal as a map but is echoed to clients in the order the
+     * instance registered it: each order is its own copy.
+     */
+    @Test
+    void metadataIsSharedOnlyWithTheSameEntriesInTheSameOrder() {
+        String ab = "\"metadata\":{\"zone\":\"z1\",\"rack\":\"r1\"}";
+        String ba = "\"metadata\":{\"rack\":\"r1\",\"zone\":\"z1\"}";
+        String original = "\"metadata\":{\"management.port\":\"8080\"}";
+        InstanceInfo first = decode(WireFormat.JSON, "m-1", original, ab);
+        InstanceInfo second = decode(WireFormat.JSON, "m-2", original, ba);
+        InstanceInfo third = decode(WireFormat.JSON, "m-3", original, ab);
+        assertThat(first.metadata()).isEqualTo(second.metadata()).isSameAs(third.metadata());
+        assertThat(second.metadata()).isNotSameAs(first.metadata());
+        assertThat(first.metadata().keySet()).containsExactly("zone", "rack");
+        assertThat(second.metadata().keySet()).containsExactly("rack", "zone");
+        assertThat(new String(EurekaCodec.encode(WireFormat.JSON, second), StandardCharsets.UTF_8))
+                .contains(ba.replace("\"metadata\":", ""));
+    }
+
+    private static InstanceInfo decode(WireFormat format, String id, String replaced, String by) {
+        String json = Http.instanceJson("ORDERS", id, "UP", 1_000);
+        assertThat(json).contains(replaced);
+        return EurekaCodec.decodeInstance(format, json.replace(replaced, by).getBytes(StandardCharsets.UTF_8), 2_000);
     }
 
     private static InstanceInfo decode(WireFormat format, String id) {

@@ -188,7 +188,7 @@ class RegistryLimitsTest {
     @Test
     void theWeightEstimateFollowsTheText() {
         long ordinary = InstanceWeight.of(Instances.sample("ORDERS", "10.0.0.7:orders:8080").build());
-        assertThat(ordinary).as("an ordinary instance").isBetween(1_500L, 4_000L);
+        assertThat(ordinary).as("an ordinary instance").isBetween(1_200L, 4_000L);
         long bigger = InstanceWeight.of(Instances.sample("ORDERS", "10.0.0.7:orders:8080")
                 .metadata(Map.of("k", "v".repeat(1000))).build());
         assertThat(bigger - ordinary).isGreaterThanOrEqualTo(1000);
