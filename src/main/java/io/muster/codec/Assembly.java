@@ -103,11 +103,12 @@ final class Assembly {
         int filled = 0;
         for (int i = 0; i < count; i++) {
             int length = length(i);
-            if (filled + length > chunk.length && filled > 0) {
+            boolean large = length > chunk.length / 2;
+            if (filled > 0 && (large || filled + length > chunk.length)) {
                 input(deflater, crc, chunk, 0, filled, consume);
                 filled = 0;
             }
-            if (length > chunk.length / 2) {
+            if (large) {
                 input(deflater, crc, arrays[i], offset(i), length, consume);
             } else {
                 System.arraycopy(arrays[i], offset(i), chunk, filled, length);

@@ -44,4 +44,48 @@ class AssemblyTest {
     private static String text(Assembly a) {
         return new String(a.toByteArray(), StandardCharsets.US_ASCII);
     }
+
+    /**
+     * Short ranges gathered into the chunk and long ones given as they are reach the deflater, and the CRC, in
+     * their order: a long range right after short ones waits for them.
+     */
+    @Test
+    void rangesReachTheDeflaterAndTheCrcInOrderWhetherGatheredOrNot() throws Exception {
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 200; round++) {
+            Assembly a = new Assembly(4);
+            for (int k = random.nextInt(30); k >= 0; k--) {
+                byte[] b = new byte[1 + random.nextInt(random.nextBoolean() ? 40 : 300)];
+                random.nextBytes(b);
+                int from = random.nextInt(b.length);
+                a.add(b, from, b.length - from);
+            }
+            java.util.zip.Deflater deflater = new java.util.zip.Deflater(3, true);
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            byte[] buf = new byte[512];
+            a.deflate(deflater, crc, new byte[64], () -> {
+                while (!deflater.needsInput()) {
+                    out.write(buf, 0, deflater.deflate(buf));
+                }
+            });
+            deflater.finish();
+            while (!deflater.finished()) {
+                out.write(buf, 0, deflater.deflate(buf));
+            }
+            deflater.end();
+            java.util.zip.Inflater inflater = new java.util.zip.Inflater(true);
+            inflater.setInput(out.toByteArray());
+            byte[] back = new byte[(int) a.size()];
+            int n = 0;
+            while (n < back.length && !inflater.finished()) {
+                n += inflater.inflate(back, n, back.length - n);
+            }
+            inflater.end();
+            java.util.zip.CRC32 expected = new java.util.zip.CRC32();
+            expected.update(a.toByteArray());
+            assertThat(back).isEqualTo(a.toByteArray());
+            assertThat(crc.getValue()).isEqualTo(expected.getValue());
+        }
+    }
 }
