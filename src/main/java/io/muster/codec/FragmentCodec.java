@@ -20,14 +20,16 @@ import java.util.function.LongSupplier;
  * a copy of ready bytes plus each instance's lease numbers, instead of a full re-encode, however often it is
  * rebuilt.
  *
- * <p>An instance's fragment is its encoding split around its lease (the part a renewal changes), held per
+ * <p>An instance's fragment is its encoding in pieces around its lease (the part a renewal changes), held per
  * (format, detail) actually requested and keyed by the instance's content apart from the lease
- * ({@link InstanceKey}); full registry, delta, VIP and app payloads of one wire form share them. Memory, measured
- * by {@code RebuildCostBench memory}: per live instance and per wire form in use, 1.07 KB JSON full, 0.70 KB JSON
- * compact, 1.65 KB XML full, 0.82 KB XML compact (the encoded bytes plus the key, the map entry and the instance
- * copy the key holds); a fragment no payload used for {@value #SWEEP_MILLIS} ms is dropped by the next sweep (at an
- * encode, or the cache refresher's {@link #sweep()}), so departed and superseded instances and wire forms nobody
- * reads any more go within twice that.
+ * ({@link InstanceKey}); full registry, delta, VIP and app payloads of one wire form share them. In JSON the pieces
+ * that hold what instances repeat (application, status, ports, data centre, metadata, VIPs) are one copy for all
+ * instances ({@link InstancePieces}), so a fragment holds the instance's own text (id, host, address, URLs,
+ * timestamps), its lease's last bytes and references: about 660 bytes for an ordinary Spring Cloud instance in the
+ * JSON full form, 720 with its key and map entry (docs/benchmark.md, ninth session). A fragment that no payload held
+ * or used for {@value #SWEEP_MILLIS} ms is dropped by the next sweep (at an encode, or the cache refresher's
+ * {@link #sweep()}), so departed and superseded instances and wire forms nobody reads any more go within twice
+ * that.
  *
  * <p>One class, although long: the fragment maps, the last-use times their sweep goes by and the three ways
  * payloads are assembled from them (whole registries, single applications, runs kept by {@link RegistrySegments})
