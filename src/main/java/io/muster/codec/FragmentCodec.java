@@ -42,6 +42,8 @@ import java.util.function.LongSupplier;
  */
 public final class FragmentCodec {
     static final long SWEEP_MILLIS = 10_000;
+    /** An ordinary instance's ranges in a JSON full payload: its pieces, its lease, the comma before it. */
+    private static final int RANGES_PER_INSTANCE = 12;
     private static final byte[] XML_APPLICATION_END = "</application>".getBytes(StandardCharsets.US_ASCII);
     private final LongSupplier millis;
     /** Indexed by {@link #shape}: one map per wire format and detail. */
@@ -115,7 +117,7 @@ public final class FragmentCodec {
                       IntFunction<LeaseInfo> leases, boolean keepLeases, boolean first, boolean last) {
         long now = millis.getAsLong();
         Shell shell = first || last ? listShell(format, detail, app, now) : null;
-        Assembly out = new Assembly(4 + 4 * sources.length);
+        Assembly out = new Assembly(4 + RANGES_PER_INSTANCE * sources.length);
         Fragment[] used = new Fragment[sources.length];
         if (first) {
             out.add(shell.head);
