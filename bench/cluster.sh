@@ -22,7 +22,7 @@ start() {   # start PORT PEERS
   # shellcheck disable=SC2086
   java $flags $heap -Dport="$1" -Dmuster.users="$users" -Deureka.client.serviceUrl.defaultZone="$2" \
     -Deureka.server.numberRegistrySyncRetries=0 -Deureka.server.waitTimeInMsWhenSyncEmpty=0 \
-    -Dpayara.domain.xml=target/test-classes/payara-embedded/domain.xml \
+    -Dpayara.domain.xml=target/test-classes/payara-embedded/domain-1.xml \
     -cp "$payara_jar" src/test/java/io/muster/dev/RunEmbedded.java target/eureka.war > "$out/node-$1.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 240); do

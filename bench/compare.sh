@@ -55,7 +55,7 @@ if [ "$target" = payara ]; then
   label="embedded Payara"
   admin="bench-admin:bench-admin-pw"
   # shellcheck disable=SC2086
-  java $flags $heap -Dport="$mport" -Dpayara.domain.xml=target/test-classes/payara-embedded/domain.xml \
+  java $flags $heap -Dport="$mport" -Dpayara.domain.xml=target/test-classes/payara-embedded/domain-1.xml \
     -Dmuster.users=bench-admin:bench-admin-pw:eureka-admin \
     -cp "$payara_jar" src/test/java/io/muster/dev/RunEmbedded.java "$war" > "$out/muster.log" 2>&1 &
   mpid=$!
