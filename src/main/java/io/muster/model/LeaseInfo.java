@@ -35,18 +35,11 @@ public record LeaseInfo(int renewalIntervalInSecs, int durationInSecs, long regi
     }
 
     /** Other settings clients register with, no timestamps, one object each (a handful; bounded all the same). */
-    private static final java.util.Map<Long, LeaseInfo> ASKED = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final int MAX_ASKED = 1_024;
+    private static final HeldOnce<Long, LeaseInfo> ASKED = new HeldOnce<>(1_024);
 
     private static LeaseInfo asked(int renewalIntervalInSecs, int durationInSecs) {
-        long key = (long) renewalIntervalInSecs << 32 | durationInSecs & 0xFFFFFFFFL;
-        LeaseInfo held = ASKED.get(key);
-        if (held != null) {
-            return held;
-        }
-        LeaseInfo made = new LeaseInfo(renewalIntervalInSecs, durationInSecs, 0, 0, 0, 0);
-        return ASKED.size() < MAX_ASKED ? java.util.Objects.requireNonNullElse(ASKED.putIfAbsent(key, made), made)
-                : made;
+        return ASKED.get((long) renewalIntervalInSecs << 32 | durationInSecs & 0xFFFFFFFFL,
+                key -> new LeaseInfo(renewalIntervalInSecs, durationInSecs, 0, 0, 0, 0));
     }
 
     @Override

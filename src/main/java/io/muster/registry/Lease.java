@@ -1,5 +1,6 @@
 package io.muster.registry;
 
+import io.muster.model.HeldOnce;
 import io.muster.model.InstanceInfo;
 import io.muster.model.LeaseInfo;
 
@@ -38,20 +39,10 @@ public record Lease(InstanceInfo instance, Instant registeredAt, Instant lastRen
     private static final Duration NINETY_SECONDS = Duration.ofSeconds(90);
 
     /** Other durations clients ask for, one object each (a handful per registry; bounded all the same). */
-    private static final java.util.Map<Long, Duration> DURATIONS = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final int MAX_DURATIONS = 1_024;
+    private static final HeldOnce<Long, Duration> DURATIONS = new HeldOnce<>(1_024);
 
     private static Duration duration(long seconds) {
-        if (seconds == 90) {
-            return NINETY_SECONDS;
-        }
-        Duration held = DURATIONS.get(seconds);
-        if (held != null) {
-            return held;
-        }
-        Duration d = Duration.ofSeconds(seconds);
-        return DURATIONS.size() < MAX_DURATIONS ? java.util.Objects.requireNonNullElse(DURATIONS.putIfAbsent(seconds,
-                d), d) : d;
+        return seconds == 90 ? NINETY_SECONDS : DURATIONS.get(seconds, Duration::ofSeconds);
     }
 
     /** Moves the expiry only: what a status update does (as in Eureka, it is not a heartbeat). */

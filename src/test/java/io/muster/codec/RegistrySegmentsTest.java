@@ -279,10 +279,7 @@ class RegistrySegmentsTest {
      */
     @Test
     void aSecondShapeOverTheSameInstancesKeepsNoSecondCopyOfTheirText() {
-        int instances = 5_000;
-        for (int n = 0; n < instances; n++) {
-            registry.register(Instances.up("APP-" + (n % 250), "i-" + n), Origin.CLIENT);
-        }
+        int instances = registerSpread(5_000, 250);
         AppGroups groups = registry.views().groups();
         SegmentedDocument full = segments.encode(WireFormat.JSON, Detail.FULL, false, document(groups));
         full.gzip();
@@ -306,10 +303,7 @@ class RegistrySegmentsTest {
      */
     @Test
     void theTextInstancesRepeatIsHeldOnceForAllOfThem() {
-        int instances = 5_000;
-        for (int n = 0; n < instances; n++) {
-            registry.register(Instances.up("APP-" + (n % 250), "i-" + n), Origin.CLIENT);
-        }
+        int instances = registerSpread(5_000, 250);
         AppGroups groups = registry.views().groups();
         long before = Heap.usedAfterGc();
         SegmentedDocument full = segments.encode(WireFormat.JSON, Detail.FULL, false, document(groups));
@@ -446,6 +440,14 @@ class RegistrySegmentsTest {
     }
 
     /** As the response cache hands the registry's groups to the codec. */
+    /** Registers {@code instances} in {@code apps} applications, in turn; returns {@code instances}. */
+    private int registerSpread(int instances, int apps) {
+        for (int n = 0; n < instances; n++) {
+            registry.register(Instances.up("APP-" + (n % apps), "i-" + n), Origin.CLIENT);
+        }
+        return instances;
+    }
+
     private static AppsDocument document(AppGroups groups) {
         return new AppsDocument(groups.version(), groups.appsHashCode(), groups.groups().stream()
                 .map(g -> new AppsDocument.App(g.app(), g.sources(), g::decorated, g::leaseInfo)).toList());
