@@ -1,4 +1,9 @@
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,15 +17,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A load tool for any Eureka-compatible server, speaking the REST API with the bodies real clients send. Runs as a
@@ -42,6 +51,8 @@ import java.util.concurrent.atomic.LongAdder;
  *         --ids bench|spring (instance ids: bench-host-7:bench:8007, or Spring-style 10.0.0.7:bench-app-7:8080),
  *         --encode-ids (ids in request paths percent-encoded, ':' as %3A, as strict clients send them; the
  *         renew figures are then reported as renew_encoded_*),
+ *         --client jdk (register, renew, fetch, mixed: over java.net.http, as before 2026-12-07, instead of one
+ *         blocking keep-alive connection per worker thread),
  *         --rate R (renew, fetch: at most R requests a second in all, the rate a real load offers; the cost of a
  *         request at a few thousand a second differs from flat out, since threads wake for each one)
  * </pre>
@@ -53,6 +64,9 @@ public final class LoadTool {
     private final Map<String, String> opts;
     private final String base;
     private final HttpClient http;
+    private final Raw raw;
+    /** --client jdk: requests over java.net.http rather than {@link Raw}. */
+    private final boolean jdk;
     private final ExecutorService pool;
     private final Map<String, Object> result = new LinkedHashMap<>();
     private final boolean springIds;
@@ -70,6 +84,8 @@ public final class LoadTool {
         this.pool = Executors.newFixedThreadPool(Math.max(4, concurrency + 4));
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(4)).build();
+        this.raw = new Raw(URI.create(base));
+        this.jdk = "jdk".equals(opts.get("client"));
     }
 
     public static void main(String[] args) throws Exception {
@@ -128,9 +144,11 @@ public final class LoadTool {
         long seconds = integer("seconds", 10);
         Phase p = run("renew", Integer.MAX_VALUE, integer("concurrency", 16), seconds * 1000, i -> {
             int k = i % n;
-            return send(HttpRequest.newBuilder(uri("apps/" + app(k % apps) + "/" + pathId(k) + "?status=UP&lastDirtyTimestamp=1000"))
-                    .header("Content-Type", "application/json").header("Accept", "application/json")
-                    .PUT(HttpRequest.BodyPublishers.ofString("{}")));
+            String path = "apps/" + app(k % apps) + "/" + pathId(k) + "?status=UP&lastDirtyTimestamp=1000";
+            return jdk ? send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                    .header("Accept", "application/json").PUT(HttpRequest.BodyPublishers.ofString("{}")))
+                    : raw.exchange("PUT", path, "Content-Type: application/json\r\nAccept: application/json\r\n", "{}",
+                    null);
         }, 200);
         p.report(result, opts.getOrDefault("label", encodeIds ? "renew_encoded" : "renew"));
     }
@@ -147,7 +165,13 @@ public final class LoadTool {
         };
         URI target = URI.create(base).resolve(path);
         AtomicLong bytes = new AtomicLong();
+        String accept = "Accept: " + (kind.equals("metrics") ? "text/plain" : "application/json") + "\r\n"
+                + (kind.equals("full") ? "" : "Accept-Encoding: gzip\r\n");
+        LongAdder rawBytes = new LongAdder();
         Phase p = run("fetch-" + kind, Integer.MAX_VALUE, integer("concurrency", 16), seconds * 1000, i -> {
+            if (!jdk) {
+                return raw.exchange("GET", target.getRawPath(), accept, null, rawBytes);
+            }
             HttpRequest.Builder b = HttpRequest.newBuilder(target)
                     .header("Accept", kind.equals("metrics") ? "text/plain" : "application/json").GET();
             if (!kind.equals("full")) {
@@ -157,6 +181,7 @@ public final class LoadTool {
             bytes.addAndGet(r.body().length);
             return r.statusCode();
         }, 200);
+        bytes.addAndGet(rawBytes.sum());
         String name = opts.getOrDefault("label", "fetch_" + kind);
         p.report(result, name);
         result.put(name + "_bytes_per_response", p.ok.sum() == 0 ? 0 : bytes.get() / p.ok.sum());
@@ -178,41 +203,47 @@ public final class LoadTool {
                 return post("apps/" + app(i % apps), body(app(i % apps), id(i), "UP", 90, 30));
             }, 204);
         }
-        Rate renews = new Rate(n / renewEvery);
-        Rate deltas = new Rate(fetchers / fetchEvery);
-        Rate changes = new Rate(churn);
         Latencies renewLat = new Latencies();
         Latencies deltaLat = new Latencies();
         Latencies churnLat = new Latencies();
         LongAdder renewErrors = new LongAdder();
         LongAdder deltaErrors = new LongAdder();
         LongAdder churnErrors = new LongAdder();
-        long cpu0 = cpuTicks();
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        List<Future<?>> workers = new ArrayList<>();
         AtomicInteger cursor = new AtomicInteger();
+        Runnable change = () -> {
+            int k = from + ThreadLocalRandom.current().nextInt(n);
+            String status = ThreadLocalRandom.current().nextBoolean() ? "UP" : "DOWN";
+            String path = "apps/" + app(k % apps);
+            String json = body(app(k % apps), id(k), status, 90, 30);
+            time(churnLat, churnErrors, 204, () -> post(path, json));
+        };
+        Runnable delta = () -> time(deltaLat, deltaErrors, 200, () -> jdk
+                ? send(HttpRequest.newBuilder(uri("apps/delta")).header("Accept", "application/json")
+                        .header("Accept-Encoding", "gzip").GET())
+                : raw.exchange("GET", "apps/delta", "Accept: application/json\r\nAccept-Encoding: gzip\r\n", null, null));
+        Runnable renew = () -> {
+            int k = from + Math.floorMod(cursor.getAndIncrement(), n);
+            String path = "apps/" + app(k % apps) + "/" + pathId(k) + "?status=UP&lastDirtyTimestamp=1000";
+            time(renewLat, renewErrors, 200, () -> jdk
+                    ? send(HttpRequest.newBuilder(uri(path)).PUT(HttpRequest.BodyPublishers.noBody()))
+                    : raw.exchange("PUT", path, "", "", null));
+        };
+        long cpu0 = cpuTicks();
+        long ownCpu0 = cpuTicks("self");
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        BlockingQueue<Runnable> due = new LinkedBlockingQueue<>();
+        Thread pacer = new Thread(() -> Pacer.release(end, new double[] {churn, fetchers / fetchEvery, n / renewEvery},
+                new Runnable[] {change, delta, renew}, due), "pacer");
+        pacer.setDaemon(true);
+        pacer.start();
+        List<Future<?>> workers = new ArrayList<>();
         for (int w = 0; w < integer("concurrency", 16); w++) {
             workers.add(pool.submit(() -> {
-                while (System.nanoTime() < end) {
-                    try {
-                        if (changes.take()) {
-                            int k = from + ThreadLocalRandom.current().nextInt(n);
-                            String status = ThreadLocalRandom.current().nextBoolean() ? "UP" : "DOWN";
-                            time(churnLat, churnErrors, 204, () -> post("apps/" + app(k % apps),
-                                    body(app(k % apps), id(k), status, 90, 30)));
-                        } else if (deltas.take()) {
-                            time(deltaLat, deltaErrors, 200, () -> send(HttpRequest.newBuilder(uri("apps/delta"))
-                                    .header("Accept", "application/json").header("Accept-Encoding", "gzip").GET()));
-                        } else if (renews.take()) {
-                            int k = from + Math.floorMod(cursor.getAndIncrement(), n);
-                            time(renewLat, renewErrors, 200, () -> send(HttpRequest.newBuilder(
-                                    uri("apps/" + app(k % apps) + "/" + pathId(k) + "?status=UP&lastDirtyTimestamp=1000"))
-                                    .PUT(HttpRequest.BodyPublishers.noBody())));
-                        } else {
-                            Thread.sleep(1);
-                        }
-                    } catch (InterruptedException e) {
-                        return null;
+                long left;
+                while ((left = end - System.nanoTime()) > 0) {
+                    Runnable call = due.poll(left, TimeUnit.NANOSECONDS);
+                    if (call != null && System.nanoTime() < end) {
+                        call.run();
                     }
                 }
                 return null;
@@ -222,6 +253,7 @@ public final class LoadTool {
             f.get();
         }
         long cpu = cpuTicks() - cpu0;
+        long ownCpu = cpuTicks("self") - ownCpu0;
         long total = renewLat.count() + deltaLat.count() + churnLat.count();
         String name = opts.getOrDefault("label", "mixed");   // another label keeps two runs apart in one report
         result.put(name + "_seconds", seconds);
@@ -236,6 +268,8 @@ public final class LoadTool {
         deltaLat.report(result, name + "_delta");
         churnLat.report(result, name + "_churn");
         putCpu(name, cpu, total);
+        // the generator shares the cores with the server: what it took of them while it measured
+        result.put(name + "_generator_cpu_us_per_request", total == 0 ? 0 : round(ownCpu * 10_000.0 / total));
     }
 
     /** Change on one node, poll until a fetch shows it on that node and on a peer. */
@@ -496,6 +530,183 @@ public final class LoadTool {
         }
     }
 
+    /**
+     * Releases each kind of call at its own steady rate onto the queue the workers block on, so that a call starts
+     * when it is due rather than at a worker's next millisecond poll, and an idle worker does not wake at all.
+     */
+    private static final class Pacer {
+        static void release(long end, double[] perSecond, Runnable[] calls, BlockingQueue<Runnable> queue) {
+            long start = System.nanoTime();
+            long[] released = new long[calls.length];
+            long now;
+            while ((now = System.nanoTime()) < end) {
+                long next = end;
+                for (int k = 0; k < calls.length; k++) {
+                    double perNano = perSecond[k] / 1e9;
+                    if (perNano <= 0) {
+                        continue;
+                    }
+                    for (long allowed = (long) ((now - start) * perNano); released[k] < allowed; released[k]++) {
+                        queue.add(calls[k]);
+                    }
+                    next = Math.min(next, start + (long) Math.ceil((released[k] + 1) / perNano));
+                }
+                LockSupport.parkNanos(next - System.nanoTime());
+            }
+        }
+    }
+
+    /**
+     * HTTP/1.1 over one blocking keep-alive connection per worker thread, as the Apache-client-based Eureka clients
+     * talk: the worker writes the request and reads the answer itself. java.net.http hands each exchange between the
+     * caller, its selector thread and its executor, three wake-ups a request on two shared cores.
+     */
+    private static final class Raw {
+        private final String host;
+        private final int port;
+        private final String prefix;
+        private final ThreadLocal<Connection> connections = new ThreadLocal<>();
+
+        Raw(URI base) {
+            this.host = base.getHost();
+            this.port = base.getPort() < 0 ? 80 : base.getPort();
+            this.prefix = base.getRawPath().endsWith("/") ? base.getRawPath() : base.getRawPath() + "/";
+        }
+
+        /**
+         * The answer's status; its body is read and dropped, its length added to {@code bytes} if given. {@code path}
+         * is relative to the base URL unless it starts with '/'; {@code body} null: no body (GET).
+         */
+        int exchange(String method, String path, String headers, String body, LongAdder bytes) throws IOException {
+            byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+            byte[] head = (method + " " + (path.startsWith("/") ? "" : prefix) + path + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n" + headers
+                    + (body == null ? "" : "Content-Length: " + content.length + "\r\n") + "\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1);
+            for (int attempt = 0; ; attempt++) {
+                Connection c = connections.get();
+                boolean reused = c != null;
+                if (c == null) {
+                    c = new Connection(host, port);
+                    connections.set(c);
+                }
+                try {
+                    int code = c.exchange(head, content, bytes);
+                    if (!c.open) {
+                        c.close();
+                        connections.remove();
+                    }
+                    return code;
+                } catch (IOException e) {
+                    c.close();
+                    connections.remove();
+                    if (!reused || attempt > 0) {   // a kept connection the server closed while idle: once more
+                        throw e;
+                    }
+                }
+            }
+        }
+    }
+
+    private static final class Connection {
+        private final Socket socket = new Socket();
+        private final InputStream in;
+        private final OutputStream out;
+        /** False once the server said it closes this connection after the answer. */
+        boolean open = true;
+
+        Connection(String host, int port) throws IOException {
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(30_000);
+            socket.connect(new InetSocketAddress(host, port), 5_000);
+            in = new BufferedInputStream(socket.getInputStream(), 16_384);
+            out = socket.getOutputStream();
+        }
+
+        int exchange(byte[] head, byte[] content, LongAdder bytes) throws IOException {
+            byte[] request = Arrays.copyOf(head, head.length + content.length);
+            System.arraycopy(content, 0, request, head.length, content.length);
+            out.write(request);
+            out.flush();
+            String status = line();
+            if (!status.startsWith("HTTP/1.")) {
+                throw new IOException("not an HTTP answer: " + status);
+            }
+            int code = Integer.parseInt(status.substring(9, 12));
+            long length = -1;
+            boolean chunked = false;
+            boolean close = status.startsWith("HTTP/1.0");
+            for (String h = line(); !h.isEmpty(); h = line()) {
+                String name = h.substring(0, Math.max(0, h.indexOf(':'))).trim().toLowerCase(Locale.ROOT);
+                String value = h.substring(h.indexOf(':') + 1).trim().toLowerCase(Locale.ROOT);
+                switch (name) {
+                    case "content-length" -> length = Long.parseLong(value);
+                    case "transfer-encoding" -> chunked = value.contains("chunked");
+                    case "connection" -> close |= value.contains("close");
+                    default -> { }
+                }
+            }
+            if (code == 204 || code == 304) {
+                length = 0;
+            }
+            long read = 0;
+            if (chunked) {
+                for (long size; (size = Long.parseLong(line().split(";")[0].trim(), 16)) > 0; line()) {
+                    skip(size);
+                    read += size;
+                }
+                while (!line().isEmpty()) {   // trailers
+                }
+            } else if (length >= 0) {
+                skip(length);
+                read = length;
+            } else {
+                while (in.read() >= 0) {   // until the server closes
+                    read++;
+                }
+                close = true;
+            }
+            if (bytes != null) {
+                bytes.add(read);
+            }
+            open = !close;
+            return code;
+        }
+
+        private void skip(long n) throws IOException {
+            for (long left = n; left > 0; ) {
+                long s = in.skip(left);
+                if (s <= 0) {
+                    if (in.read() < 0) {
+                        throw new IOException("answer cut short");
+                    }
+                    s = 1;
+                }
+                left -= s;
+            }
+        }
+
+        private String line() throws IOException {
+            StringBuilder b = new StringBuilder(64);
+            for (int c; (c = in.read()) != '\n'; ) {
+                if (c < 0) {
+                    throw new IOException("connection closed");
+                }
+                if (c != '\r') {
+                    b.append((char) c);
+                }
+            }
+            return b.toString();
+        }
+
+        void close() {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing a connection already gone
+            }
+        }
+    }
+
     /** A token bucket: {@code take()} is true at most {@code perSecond} times a second. */
     private static final class Rate {
         private final double perNano;
@@ -514,7 +725,10 @@ public final class LoadTool {
     }
 
     private long cpuTicks() {
-        String pid = opts.get("pid");
+        return cpuTicks(opts.get("pid"));
+    }
+
+    private static long cpuTicks(String pid) {
         if (pid == null) {
             return 0;
         }
@@ -535,6 +749,10 @@ public final class LoadTool {
     }
 
     private int post(String path, String json) throws Exception {
+        if (!jdk) {
+            return raw.exchange("POST", path,
+                    "Content-Type: application/json\r\nAccept: application/json\r\nAccept-Encoding: gzip\r\n", json, null);
+        }
         return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
                 .header("Accept", "application/json").header("Accept-Encoding", "gzip")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
