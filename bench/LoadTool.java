@@ -420,7 +420,7 @@ public final class LoadTool {
         AtomicInteger next = new AtomicInteger();
         long end = millis == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + millis * 1_000_000;
         // --rate R: at most R calls a second in all, to measure at the rate a real load offers rather than flat out
-        Rate pace = opts.containsKey("rate") ? new Rate(Double.parseDouble(opts.get("rate"))) : null;
+        BlockingQueue<Runnable> pace = opts.containsKey("rate") ? paced(Double.parseDouble(opts.get("rate")), end) : null;
         long cpu0 = cpuTicks();
         long t0 = System.nanoTime();
         List<Future<?>> fs = new ArrayList<>();
@@ -428,8 +428,8 @@ public final class LoadTool {
             fs.add(pool.submit(() -> {
                 int i;
                 while ((i = next.getAndIncrement()) < count && System.nanoTime() < end) {
-                    while (pace != null && !pace.take() && System.nanoTime() < end) {
-                        Thread.sleep(1);
+                    if (pace != null && pace.poll(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS) == null) {
+                        break;
                     }
                     long s = System.nanoTime();
                     try {
@@ -707,21 +707,15 @@ public final class LoadTool {
         }
     }
 
-    /** A token bucket: {@code take()} is true at most {@code perSecond} times a second. */
-    private static final class Rate {
-        private final double perNano;
-        private final long start = System.nanoTime();
-        private final AtomicLong taken = new AtomicLong();
-
-        Rate(double perSecond) {
-            this.perNano = perSecond / 1e9;
-        }
-
-        boolean take() {
-            long allowed = (long) ((System.nanoTime() - start) * perNano);
-            long t = taken.get();
-            return t < allowed && taken.compareAndSet(t, t + 1);
-        }
+    /** Permits released at {@code perSecond} onto a queue (by {@link Pacer}) until {@code end}: take one per call. */
+    private static BlockingQueue<Runnable> paced(double perSecond, long end) {
+        BlockingQueue<Runnable> permits = new LinkedBlockingQueue<>();
+        Runnable permit = () -> { };
+        Thread pacer = new Thread(() -> Pacer.release(end, new double[] {perSecond}, new Runnable[] {permit}, permits),
+                "pacer");
+        pacer.setDaemon(true);
+        pacer.start();
+        return permits;
     }
 
     private long cpuTicks() {
