@@ -103,25 +103,37 @@ public final class SlowBodies {
      *                 heartbeat from the stalled requests' own
      * @param failures rounds that did not get 204 and 200
      * @param slowest  the slowest round
+     * @param strays   of the requests that got neither 408 nor 503 by the end, the paths they went to, by how their
+     *                 body was framed ("chunked" or "length")
      */
     public record Outcome(Map<Integer, Integer> atOnce, Map<Integer, Integer> atEnd, int closed, int rounds,
-                          int failures, Duration slowest) {
+                          int failures, Duration slowest, Map<String, List<String>> strays) {
     }
+
+    /** Stalled requests Tomcat may leave unanswered by the end of {@link #stall}: see {@link #assertBounded}. */
+    public static final int TOMCAT_STRAYS = 2;
+    /**
+     * The same for Grizzly (embedded Payara, Payara Server). Under load it has kept five of the 250 to itself for
+     * the whole 18 s, before the front door saw them: a clean-clone {@code mvn verify} of 2026-12-07, with the
+     * chaos and soak Tomcats running beside it (idle, and with both cores kept busy, none strayed).
+     */
+    public static final int GRIZZLY_STRAYS = 8;
 
     /**
      * What {@link #stall} of 250 must show: the address's 32 bodies wait and end in 408 at 15 s, the rest are
-     * refused with 503 at once. Two may go astray without a thread held: Grizzly may hold a chunked request before
-     * the front door sees it.
+     * refused with 503 at once. A few may go astray (no answer, or the container's own 400, by the end) without a
+     * thread held: the container may keep a request to itself before the front door sees it, and one it keeps
+     * takes none of the address's 32. The outcome names the strays and how their bodies were framed.
      */
-    public static void assertBounded(Outcome o) {
+    public static void assertBounded(Outcome o, int straysAllowed) {
+        int strays = o.strays().values().stream().mapToInt(List::size).sum();
+        org.assertj.core.api.Assertions.assertThat(strays).as(o.toString()).isLessThanOrEqualTo(straysAllowed);
         org.assertj.core.api.Assertions.assertThat(o.atOnce().getOrDefault(503, 0)).as(o.toString())
-                .isBetween(250 - 32 - 2, 250 - 32);
+                .isBetween(250 - 32 - strays, 250 - 32);
         org.assertj.core.api.Assertions.assertThat(o.atEnd().getOrDefault(408, 0)).as(o.toString())
                 .isBetween(32 - 2, 32);
         org.assertj.core.api.Assertions.assertThat(o.atEnd().keySet()).as(o.toString())
                 .isSubsetOf(-1, 400, 408, 503);
-        org.assertj.core.api.Assertions.assertThat(o.atEnd().getOrDefault(-1, 0)
-                + o.atEnd().getOrDefault(400, 0)).as(o.toString()).isLessThanOrEqualTo(2);
     }
 
     /**
@@ -170,6 +182,7 @@ public final class SlowBodies {
             }
             Map<Integer, Integer> atOnce = new TreeMap<>();
             Map<Integer, Integer> atEnd = new TreeMap<>();
+            Map<String, List<String>> strays = new TreeMap<>();
             int closed = 0;
             for (int i = 0; i < sockets.size(); i++) {
                 String later = first.get(i).endsWith(STILL_OPEN)
@@ -178,8 +191,12 @@ public final class SlowBodies {
                 atOnce.merge(status(first.get(i)), 1, Integer::sum);
                 atEnd.merge(status(later), 1, Integer::sum);
                 closed += status(later) > 0 && !later.endsWith(STILL_OPEN) ? 1 : 0;
+                if (status(later) != 408 && status(later) != 503) {
+                    strays.computeIfAbsent(i % 2 == 1 ? "chunked" : "length", k -> new ArrayList<>())
+                            .add(i + " " + String.format(PATHS[i / 2 % PATHS.length], i) + " -> " + status(later));
+                }
             }
-            return new Outcome(atOnce, atEnd, closed, rounds, failures, Duration.ofNanos(slowest));
+            return new Outcome(atOnce, atEnd, closed, rounds, failures, Duration.ofNanos(slowest), strays);
         } finally {
             for (Socket s : sockets) {
                 try {
