@@ -14,10 +14,16 @@ import java.net.URL;
  * listens. The class path must hold only this class and payara-embedded-web (never target/classes, or the app
  * cannot see its WEB-INF/lib). Tests start it in a child JVM from a directory holding its class alone
  * ({@code java <flags> -cp DIR:payara-embedded-web.jar io.muster.dev.RunEmbedded eureka.war}); it also runs as a single
- * source file.
+ * source file. With {@code -Dmuster.exitWithParent=true} (as {@code mvn -Prun} starts it) it stops when the process
+ * that started it ends.
  */
 public final class RunEmbedded {
     public static void main(String[] args) throws Exception {
+        if (Boolean.getBoolean("muster.exitWithParent")) {
+            // mvn -Prun: a Maven stopped otherwise than by Ctrl+C (kill, an IDE's stop button) left this JVM
+            // serving and holding the port, and the next mvn -Prun could not bind it
+            ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> System.exit(0)));
+        }
         int port = port();
         if (System.getProperty("embedded.port") == null) {
             // the application learns its port from this (ContainerPorts): with it, its snapshot identity is known
