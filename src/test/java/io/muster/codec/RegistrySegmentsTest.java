@@ -64,9 +64,7 @@ class RegistrySegmentsTest {
 
     @Test
     void aRebuildKeepsTheSegmentsOfApplicationsThatDidNotChange() {
-        for (int n = 0; n < 20; n++) {
-            registry.register(Instances.up("APP-" + (n % 10), "i-" + n), Origin.CLIENT);
-        }
+        registerSpread(20, 10);
         SegmentedDocument before = segments.encode(WireFormat.JSON, Detail.FULL, false,
                 document(registry.views().groups()));
         byte[] gzipBefore = before.gzip();
@@ -84,9 +82,7 @@ class RegistrySegmentsTest {
      */
     @Test
     void compressedSegmentsAreHeldInTheAnswerJoinedFromThem() throws IOException {
-        for (int n = 0; n < 200; n++) {
-            registry.register(Instances.up("APP-" + (n % 10), "i-" + n), Origin.CLIENT);
-        }
+        registerSpread(200, 10);
         SegmentedDocument first = segments.encode(WireFormat.JSON, Detail.FULL, false,
                 document(registry.views().groups()));
         byte[] firstPlain = first.plain();
@@ -328,9 +324,7 @@ class RegistrySegmentsTest {
      */
     @Test
     void fragmentsOfAShapeNotRebuiltOutliveSweeps() {
-        for (int n = 0; n < 100; n++) {
-            registry.register(Instances.up("APP-" + (n % 10), "i-" + n), Origin.CLIENT);
-        }
+        registerSpread(100, 10);
         SegmentedDocument full = segments.encode(WireFormat.JSON, Detail.FULL, false,
                 document(registry.views().groups()));
         for (int step = 0; step < 6; step++) {
@@ -352,9 +346,7 @@ class RegistrySegmentsTest {
      */
     @Test
     void fragmentsOfApplicationsKeptUnchangedOutliveSweepsAndAreSharedByAShapeBuiltLater() {
-        for (int n = 0; n < 100; n++) {
-            registry.register(Instances.up("APP-" + (n % 10), "i-" + n), Origin.CLIENT);
-        }
+        registerSpread(100, 10);
         segments.encode(WireFormat.JSON, Detail.FULL, false, document(registry.views().groups()));
         int made = codec.size();
         assertThat(made).isEqualTo(100);
