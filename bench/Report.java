@@ -31,27 +31,47 @@ public final class Report {
         System.out.print(md);
     }
 
-    /** One row per measured phase: requests/s, server CPU µs per request and p99 for each server. */
+    /**
+     * One row per measured phase (every phase that reports server CPU per request): requests/s, server CPU µs per
+     * request and p99 for each server. A mixed phase's p99 is its heartbeats'.
+     */
     private static void summary(StringBuilder md, Map<String, String> muster, Map<String, String> anchor) {
         md.append("| scenario | Muster req/s | Muster CPU µs/req | Muster p99 ms | anchor req/s | anchor CPU µs/req "
                 + "| anchor p99 ms | CPU Muster / anchor |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
         Map<String, String> all = new LinkedHashMap<>(muster);
         anchor.forEach(all::putIfAbsent);
+        String suffix = "_server_cpu_us_per_request";
         for (String key : all.keySet()) {
-            if (!key.endsWith("_per_second")) {
+            if (!key.endsWith(suffix)) {
                 continue;
             }
-            String phase = key.substring(0, key.length() - "_per_second".length());
-            String cpu = phase + "_server_cpu_us_per_request";
-            String p99 = phase + "_p99_ms";
-            md.append("| ").append(phase).append(" | ").append(muster.getOrDefault(key, "")).append(" | ")
-                    .append(muster.getOrDefault(cpu, "")).append(" | ").append(muster.getOrDefault(p99, ""))
-                    .append(" | ").append(anchor.getOrDefault(key, "")).append(" | ")
-                    .append(anchor.getOrDefault(cpu, "")).append(" | ").append(anchor.getOrDefault(p99, ""))
-                    .append(" | ").append(ratio(muster.getOrDefault(cpu, ""), anchor.getOrDefault(cpu, "")))
+            String phase = key.substring(0, key.length() - suffix.length());
+            md.append("| ").append(phase).append(" | ").append(rate(muster, phase)).append(" | ")
+                    .append(muster.getOrDefault(key, "")).append(" | ").append(p99(muster, phase))
+                    .append(" | ").append(rate(anchor, phase)).append(" | ")
+                    .append(anchor.getOrDefault(key, "")).append(" | ").append(p99(anchor, phase))
+                    .append(" | ").append(ratio(muster.getOrDefault(key, ""), anchor.getOrDefault(key, "")))
                     .append(" |\n");
         }
         md.append("\n");
+    }
+
+    /** Requests a second: as measured, or a mixed phase's requests over its seconds. */
+    private static String rate(Map<String, String> values, String phase) {
+        String measured = values.get(phase + "_per_second");
+        if (measured != null) {
+            return measured;
+        }
+        try {
+            return String.format("%.0f", Double.parseDouble(values.get(phase + "_requests"))
+                    / Double.parseDouble(values.get(phase + "_seconds")));
+        } catch (NullPointerException | NumberFormatException notMeasured) {
+            return "";
+        }
+    }
+
+    private static String p99(Map<String, String> values, String phase) {
+        return values.getOrDefault(phase + "_p99_ms", values.getOrDefault(phase + "_renew_p99_ms", ""));
     }
 
     private static String ratio(String m, String a) {

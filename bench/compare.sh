@@ -12,7 +12,8 @@
 #
 # Scenarios (names for SCENARIOS): register, renew (heartbeats, plain ids), renew-encoded (the same heartbeats
 # with ':' sent as %3A), fetch (gzip, plain and delta fetches), floor (GET of a static file on the same Tomcat,
-# Muster's side only), ceiling (a trivial JAX-RS GET, Muster's side only), mixed, propagation; and, only when named,
+# Muster's side only; with mixed, also the churn mix answered by bench/canned, a web application that does nothing:
+# mixed_canned), ceiling (a trivial JAX-RS GET, Muster's side only), mixed, propagation; and, only when named,
 # big (100,000 instances in 5,000 apps renewing every 30 s, 200 delta pollers every 30 s, 2 %/min churn, 60 s right
 # after the registration burst; BIG_INSTANCES, BIG_SECONDS; with full-GC counts and heap after GC):
 #   SCENARIOS=big bench/compare.sh
@@ -67,7 +68,7 @@ else
   label="Tomcat $(basename "$(tomcat_home)" | sed 's/apache-tomcat-//')"
   admin="admin:CHANGE-ME-admin"
   # every load comes from this one machine: lift the per-client shares that protect real clusters
-  HEAP="$heap" MUSTER_OPTS="${MUSTER_OPTS:--Deureka.server.maxClientHeapPercent=100 -Deureka.server.largeWrites.maxOpenPerClient=1000 -Deureka.server.changes.maxOpenPerClient=2000}" tomcat_start "$war" "$mport"
+  CANNED=1 HEAP="$heap" MUSTER_OPTS="${MUSTER_OPTS:--Deureka.server.maxClientHeapPercent=100 -Deureka.server.largeWrites.maxOpenPerClient=1000 -Deureka.server.changes.maxOpenPerClient=2000}" tomcat_start "$war" "$mport"
   muster_log="$tomcat_base/logs"
   mpid=$tomcat_pid
 fi
@@ -164,7 +165,18 @@ if wanted floor && [ "$target" != payara ]; then
   both renew-paced renew --instances "$n" --apps "$apps" --seconds 20 --concurrency 16 --rate "$(( n / 3 ))" --label renew_paced
 fi
 wanted ceiling && lt muster "$mport" "$mpid" fetch --kind ceiling --seconds 15 --concurrency 16
-rounds mixed mixed --instances "$n" --apps "$apps" --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --seconds 30 --concurrency 16
+churn=(--instances "$n" --apps "$apps" --renew-every 3 --fetchers 100 --fetch-every 3 --churn 100 --seconds 30 --concurrency 16)
+rounds mixed mixed "${churn[@]}"
+if wanted mixed && wanted floor && [ "$target" != payara ]; then
+  # the churn floor: the same mix answered by a web application that does nothing (bench/canned), on the same
+  # Tomcat, with the delta Muster served at the end of its own churn rounds
+  curl -sf -H 'Accept: application/json' -H 'Accept-Encoding: gzip' "http://127.0.0.1:$mport/eureka/apps/delta" \
+    -o "$tomcat_base/webapps/canned/WEB-INF/delta.json.gz"
+  for _ in $(seq "$ROUNDS"); do
+    java bench/LoadTool.java mixed "${churn[@]}" --no-setup --label mixed_canned --ids "$ids" \
+      --url "http://127.0.0.1:$mport/canned/" --pid "$mpid" 2>>"$out/loadtool.err" | sed -n 's/^RESULT //p' >> "$out/muster.jsonl"
+  done
+fi
 both propagation propagation --trials "${TRIALS:-3}" --max-wait 60 --admin "$admin"
 if named big; then   # 100,000 instances, renewals every 30 s, 200 delta pollers, 2 %/min churn: right after its burst
   for side in muster anchor; do

@@ -10,7 +10,9 @@
 # the HTTP connector on 127.0.0.1:PORT, shutdown port -1, server-config/tomcat/eureka.xml as the context file
 # (docBase pointing at WAR, so Muster is at /eureka) and the users of server-config/tomcat/tomcat-users-fragment.xml
 # (admin / CHANGE-ME-admin has eureka-admin). webapps/ROOT/floor.txt is a 16-byte static file served by Tomcat's
-# DefaultServlet: the container floor, GET /floor.txt on the same connector.
+# DefaultServlet: the container floor, GET /floor.txt on the same connector. With CANNED=1, /canned is
+# bench/canned/CannedAnswers.java, which answers LoadTool's churn mix as Muster does and does nothing else (the
+# churn floor; its delta is whatever is saved at webapps/canned/WEB-INF/delta.json.gz before the first fetch).
 # Heap: HEAP (default -Xms256m -Xmx1g, as the anchor); MAX_CONNECTIONS sets the connector's maxConnections,
 # PROCESSOR_CACHE its processorCache; MUSTER_OPTS adds settings (-Deureka.server.x=y). Tomcat's default access log valve is removed, since the
 # anchor (Spring Boot's embedded Tomcat) logs no access either; ACCESS_LOG=1 keeps it.
@@ -59,6 +61,12 @@ tomcat_start() {
   sed "s|/opt/muster/eureka.war|$war|" "$tomcat_root/server-config/tomcat/eureka.xml" \
     > "$base/conf/Catalina/localhost/eureka.xml"
   printf 'container floor\n' > "$base/webapps/ROOT/floor.txt"
+  if [ "${CANNED:-0}" = 1 ]; then
+    mkdir -p "$base/webapps/canned/WEB-INF/classes"
+    javac -nowarn -d "$base/webapps/canned/WEB-INF/classes" -cp "$home/lib/servlet-api.jar" \
+      "$tomcat_root/bench/canned/CannedAnswers.java"
+    cp "$tomcat_root/bench/canned/web.xml" "$base/webapps/canned/WEB-INF/web.xml"
+  fi
   CATALINA_HOME="$home" CATALINA_BASE="$base" CATALINA_PID="" JAVA_OPTS="" \
     CATALINA_OPTS="${HEAP:--Xms256m -Xmx1g} ${MUSTER_OPTS:-}" "$home/bin/catalina.sh" run > "$base/logs/console.log" 2>&1 &
   tomcat_pid=$!
