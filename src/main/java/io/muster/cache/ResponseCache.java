@@ -74,8 +74,9 @@ public final class ResponseCache implements RegistryListener {
     static final long IDLE_SHAPE_MILLIS = 60_000;
     /**
      * What Eureka clients fetch by default (JSON, full detail, gzip; the full registry at start, the delta after):
-     * kept built and compressed from the moment reads open, read or not, so that no client waits for a first
-     * build. Building a 100,000-instance delta from nothing takes seconds; a burst of clients would all wait.
+     * built and compressed from the moment reads open, so that no client waits for a first build, and kept so
+     * whether read or not, except a small full registry nobody reads ({@link #LEFT_TO_READER_MAX_BYTES}). Building
+     * a 100,000-instance delta from nothing takes seconds; a burst of clients would all wait.
      */
     public static final Set<CacheKey> CLIENT_DEFAULTS = Set.of(
             new CacheKey(CacheKey.Entity.ALL_APPS, "", WireFormat.JSON, Detail.FULL),
@@ -106,6 +107,16 @@ public final class ResponseCache implements RegistryListener {
     /** Read within this long counts as being read ({@link Payload#markRead} records reads to the second). */
     static final long RECENT_READ_MILLIS = 2_000;
     /**
+     * A full registry up to this long (plain bytes, about 16,000 ordinary instances) that went stale unread is left
+     * to its next reader instead of being rebuilt: clients fetch it once, when they start, and poll deltas after, so
+     * under churn the refresher spent half its time (half its compression) on a full registry nobody fetched.
+     * Its reader waits for one build, every concurrent reader for the same one: at 10,000 instances a build from
+     * nothing takes about 80 ms, and the segments of the last build are kept, so usually it costs much less. A
+     * larger one is still rebuilt ahead of its readers, at the unread pace; deltas always are (their pollers come
+     * in bursts, and the first of a burst must not wait).
+     */
+    static final long LEFT_TO_READER_MAX_BYTES = 16L << 20;
+    /**
      * "Not found" answers kept, whatever names clients probe: enough for the apps and VIPs clients look up before
      * they register (a common start-up order), few enough that distinct names of request-line length cost at
      * most a few MB.
@@ -127,6 +138,8 @@ public final class ResponseCache implements RegistryListener {
     private final Cache<CacheKey, Payload> absent = CacheBuilder.newBuilder().maximumSize(ABSENT_ENTRIES).build();
     /** Request shapes clients have fetched gzipped: their rebuilds compress at once, off the request path. */
     private final Set<CacheKey> gzipWanted = ConcurrentHashMap.newKeySet();
+    /** Client defaults the refresher left to their next reader ({@link #LEFT_TO_READER_MAX_BYTES}). */
+    private final Set<CacheKey> leftToReader = ConcurrentHashMap.newKeySet();
     /** Set when changes left the delta's window; the refresher rebuilds the delta shapes and clears it. */
     private volatile boolean deltaMoved;
     private final LongAdder hits = new LongAdder();
@@ -191,6 +204,7 @@ public final class ResponseCache implements RegistryListener {
         p.markRead(clock.millis());
         if (!p.namesNothingHere()) {
             readOnly.put(key, p);
+            leftToReader.remove(key);
         }
         return p;
     }
@@ -209,7 +223,7 @@ public final class ResponseCache implements RegistryListener {
         long now = clock.millis();
         if (readsOpen && useReadOnly) {
             for (CacheKey key : CLIENT_DEFAULTS) {
-                if (!readOnly.containsKey(key)) {
+                if (!readOnly.containsKey(key) && !leftToReader.contains(key)) {
                     gzipWanted.add(key);
                     Payload p = fresh(key);
                     p.markRead(now);
@@ -227,6 +241,9 @@ public final class ResponseCache implements RegistryListener {
                 readOnly.remove(e.getKey(), old);   // its next reader builds it once, as on first use
             } else if (!moved && !isStale(e.getKey(), old)) {
                 continue;
+            } else if (leftToReader(e.getKey(), old, now)) {
+                leftToReader.add(e.getKey());
+                readOnly.remove(e.getKey(), old);
             } else if (now - old.builtAt() < waitAfterBuild(old, now)) {
                 deltaMoved |= moved;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn
             } else {
@@ -251,9 +268,19 @@ public final class ResponseCache implements RegistryListener {
      * (someone was served it, however long ago) or within the last 2 s, else fifty, but never over 5 minutes.
      */
     private static long waitAfterBuild(Payload p, long now) {
-        boolean read = p.lastRead() >= p.builtAt() || now - p.lastRead() < RECENT_READ_MILLIS;
-        return read ? BUILD_COST_FACTOR * p.buildMillis()
+        return wasRead(p, now) ? BUILD_COST_FACTOR * p.buildMillis()
                 : Math.min(MAX_UNREAD_WAIT_MILLIS, UNREAD_BUILD_COST_FACTOR * p.buildMillis());
+    }
+
+    /** Whether someone was served {@code p} since it was built, or any payload of its shape within the last 2 s. */
+    private static boolean wasRead(Payload p, long now) {
+        return p.lastRead() >= p.builtAt() || now - p.lastRead() < RECENT_READ_MILLIS;
+    }
+
+    /** Whether a stale payload goes to its next reader instead of the refresher ({@link #LEFT_TO_READER_MAX_BYTES}). */
+    private static boolean leftToReader(CacheKey key, Payload stale, long now) {
+        return key.entity() == CacheKey.Entity.ALL_APPS && stale.length() <= LEFT_TO_READER_MAX_BYTES
+                && !wasRead(stale, now);
     }
 
     /** Per-instance fragments held for the encodings, all wire forms together. */

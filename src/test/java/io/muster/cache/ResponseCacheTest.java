@@ -49,7 +49,18 @@ class ResponseCacheTest {
         return new String(p.bytes(), StandardCharsets.UTF_8);
     }
 
+    private static byte[] gunzip(byte[] gzip) throws java.io.IOException {
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gzip))) {
+            return in.readAllBytes();
+        }
+    }
+
     private static final CacheKey ALL = new CacheKey(CacheKey.Entity.ALL_APPS, "", WireFormat.JSON, Detail.FULL);
+    /**
+     * A shape the refresher paces by its build time: any but a small full registry, which goes to its next reader
+     * once it goes stale unread (a large one is paced like this).
+     */
+    private static final CacheKey PACED = new CacheKey(CacheKey.Entity.DELTA, "", WireFormat.JSON, Detail.FULL);
 
     @Test
     void aChangeIsServedAfterTheNextRefreshAndReadersNeverRebuild() {
@@ -63,7 +74,7 @@ class ResponseCacheTest {
     }
 
     @Test
-    void onceReadsAreOpenTheShapesClientsFetchByDefaultAreKeptBuiltAndCompressedWhetherReadOrNot() {
+    void onceReadsAreOpenTheShapesClientsFetchByDefaultAreBuiltAndTheDeltaIsKeptUpToDateWhetherReadOrNot() {
         ResponseCache cache = cache(true, Duration.ofMillis(500));
         cache.refreshReadOnly(false);
         assertThat(cache.stats().builds()).as("nothing built before reads open (the start-up sync)").isZero();
@@ -75,12 +86,59 @@ class ResponseCacheTest {
             cache.gzipped(key, cache.get(key));
         }
         assertThat(cache.stats().builds()).as("nobody waits for a first build").isEqualTo(2);
-        for (int i = 0; i < 70; i++) {   // unread for over a minute, still kept up to date
+        for (int i = 0; i < 70; i++) {   // unread for over a minute
             clock.advance(Duration.ofSeconds(1));
             registry.register(Instances.up("A", "i-" + (i + 2)), Origin.CLIENT);
             cache.refreshReadOnly(true);
         }
-        assertThat(cache.stats().builds()).isEqualTo(2 + 2 * 70);
+        assertThat(cache.stats().builds()).as("the delta at every change; the full registry once, for its reader")
+                .isEqualTo(2 + 70 + 1);
+    }
+
+    /**
+     * Clients fetch the full registry when they start and poll deltas after: under churn, rebuilding and compressing
+     * a full registry nobody fetches was half of what the refresher did. While small, it waits for its reader.
+     */
+    @Test
+    void aSmallFullRegistryNobodyReadsIsBuiltByItsNextReaderWithEveryChangeAndAheadOfItOnceRead() throws Exception {
+        ResponseCache cache = cache(true, Duration.ofMillis(500));
+        registry.register(Instances.up("A", "i-0"), Origin.CLIENT);
+        cache.refreshReadOnly(true);
+        for (int i = 1; i <= 10; i++) {
+            clock.advance(Duration.ofSeconds(3));
+            registry.register(Instances.up("A", "i-" + i), Origin.CLIENT);
+            cache.refreshReadOnly(true);
+        }
+        long built = cache.stats().builds();
+        byte[] gzip = cache.gzipped(ALL, cache.get(ALL));
+        assertThat(cache.stats().builds()).as("its reader waits for one build").isEqualTo(built + 1);
+        assertThat(new String(gunzip(gzip), StandardCharsets.UTF_8)).contains("\"i-10\"");
+        assertThat(text(cache.get(ALL))).contains("\"i-10\"");
+        assertThat(cache.stats().builds()).as("the next reader, none").isEqualTo(built + 1);
+        registry.register(Instances.up("A", "i-11"), Origin.CLIENT);
+        clock.advance(Duration.ofSeconds(1));
+        cache.refreshReadOnly(true);
+        assertThat(cache.stats().builds()).as("read since its build: rebuilt ahead of its readers again")
+                .isEqualTo(built + 3);   // and the delta
+        assertThat(text(cache.get(ALL))).contains("\"i-11\"");
+        assertThat(cache.stats().builds()).isEqualTo(built + 3);
+    }
+
+    /** A large one is rebuilt ahead of its readers all the same: its build would keep a starting client waiting. */
+    @Test
+    void aLargeFullRegistryNobodyReadsIsStillRebuiltAheadOfItsReaders() {
+        ResponseCache cache = cache(true, Duration.ofMillis(500));
+        for (int i = 0; i < 24_000; i++) {
+            registry.register(Instances.up("APP-" + i % 100, "large-instance-" + i), Origin.CLIENT);
+        }
+        cache.refreshReadOnly(true);
+        assertThat(cache.get(ALL).length()).isGreaterThan(ResponseCache.LEFT_TO_READER_MAX_BYTES);
+        clock.advance(Duration.ofSeconds(3));
+        registry.register(Instances.up("APP-0", "later"), Origin.CLIENT);
+        cache.refreshReadOnly(true);
+        long built = cache.stats().builds();
+        assertThat(text(cache.get(ALL))).contains("\"later\"");
+        assertThat(cache.stats().builds()).as("its reader waits for nothing").isEqualTo(built);
     }
 
     /**
@@ -153,16 +211,16 @@ class ResponseCacheTest {
     @Test
     void aStaleShapeIsRebuiltNoSoonerThanFiveTimesItsLastBuildsDurationAfterIt() {
         ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofMillis(200));
-        cache.get(ALL);   // built now, in 200 ms
+        cache.get(PACED);   // built now, in 200 ms
         registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
 
         clock.advance(Duration.ofMillis(999));
         cache.refreshReadOnly();
-        assertThat(text(cache.get(ALL))).as("within 5 x 200 ms of its build: it waits its turn").doesNotContain("i-1");
+        assertThat(text(cache.get(PACED))).as("within 5 x 200 ms of its build: it waits its turn").doesNotContain("i-1");
         assertThat(cache.stats().builds()).isEqualTo(1);
         clock.advance(Duration.ofMillis(1));
         cache.refreshReadOnly();
-        assertThat(text(cache.get(ALL))).contains("\"i-1\"");
+        assertThat(text(cache.get(PACED))).contains("\"i-1\"");
         assertThat(cache.stats().builds()).isEqualTo(2);
         assertThat(cache.stats().buildNanos()).isEqualTo(Duration.ofMillis(400).toNanos());
     }
@@ -170,7 +228,7 @@ class ResponseCacheTest {
     @Test
     void aStaleShapeNobodyReadsIsRebuiltNoSoonerThanFiftyBuildsAfterItAndAtTheUsualPaceOnceReadAgain() {
         ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofMillis(200));
-        cache.get(ALL);   // built now, in 200 ms, and read; nobody reads it from here on
+        cache.get(PACED);   // built now, in 200 ms, and read; nobody reads it from here on
         registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
         clock.advance(Duration.ofSeconds(1));
         cache.refreshReadOnly();
@@ -184,11 +242,11 @@ class ResponseCacheTest {
         cache.refreshReadOnly();
         assertThat(cache.stats().builds()).isEqualTo(3);
 
-        assertThat(text(cache.get(ALL))).as("the reader after the burst").contains("\"i-2\"");
+        assertThat(text(cache.get(PACED))).as("the reader after the burst").contains("\"i-2\"");
         registry.register(Instances.up("A", "i-3"), Origin.CLIENT);
         clock.advance(Duration.ofMillis(1_000));
         cache.refreshReadOnly();
-        assertThat(text(cache.get(ALL))).as("read again: rebuilt five builds after the last").contains("\"i-3\"");
+        assertThat(text(cache.get(PACED))).as("read again: rebuilt five builds after the last").contains("\"i-3\"");
         assertThat(cache.stats().builds()).isEqualTo(4);
     }
 
@@ -199,7 +257,7 @@ class ResponseCacheTest {
     @Test
     void aStaleShapeNobodyReadsIsNeverLeftMoreThanFiveMinutesBehind() {
         ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofSeconds(10));
-        cache.get(ALL);   // built at 0 in 10 s, and read
+        cache.get(PACED);   // built at 0 in 10 s, and read
         registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
         clock.advance(Duration.ofSeconds(50));
         cache.refreshReadOnly();
@@ -212,7 +270,7 @@ class ResponseCacheTest {
         clock.advance(Duration.ofMillis(1));
         cache.refreshReadOnly();
         assertThat(cache.stats().builds()).as("five minutes after its build, not fifty builds (500 s)").isEqualTo(3);
-        assertThat(text(cache.get(ALL))).contains("\"i-2\"");
+        assertThat(text(cache.get(PACED))).contains("\"i-2\"");
     }
 
     /**
@@ -223,19 +281,19 @@ class ResponseCacheTest {
     @Test
     void aStalePayloadSomeoneWasServedIsRebuiltAtTheUsualPaceHoweverLongAgoTheyRead() {
         ResponseCache cache = cache(true, Duration.ofMillis(500), Duration.ofMillis(200));
-        cache.get(ALL);   // built at 0 in 200 ms
+        cache.get(PACED);   // built at 0 in 200 ms
         registry.register(Instances.up("A", "i-1"), Origin.CLIENT);
         clock.advance(Duration.ofSeconds(10));
         cache.refreshReadOnly();   // unread for 10 s, 50 builds after its build: rebuilt, and nobody reads this one
         assertThat(cache.stats().builds()).isEqualTo(2);
         registry.register(Instances.up("A", "i-2"), Origin.CLIENT);
         clock.advance(Duration.ofSeconds(1));
-        assertThat(text(cache.get(ALL))).as("a poller served the stale payload").doesNotContain("\"i-2\"");
+        assertThat(text(cache.get(PACED))).as("a poller served the stale payload").doesNotContain("\"i-2\"");
         clock.advance(Duration.ofSeconds(3));
         cache.refreshReadOnly();
         assertThat(cache.stats().builds()).as("read since it was built: rebuilt five builds after, not fifty")
                 .isEqualTo(3);
-        assertThat(text(cache.get(ALL))).contains("\"i-2\"");
+        assertThat(text(cache.get(PACED))).contains("\"i-2\"");
     }
 
     @Test
@@ -272,9 +330,9 @@ class ResponseCacheTest {
     @Test
     void aShapeNobodyReadsForAMinuteIsNotRebuiltUntilSomeoneAsksAgain() {
         ResponseCache cache = cache(true, Duration.ofMillis(500));
-        CacheKey xml = new CacheKey(CacheKey.Entity.ALL_APPS, "", WireFormat.XML, Detail.FULL);
+        CacheKey xml = new CacheKey(CacheKey.Entity.DELTA, "", WireFormat.XML, Detail.FULL);
         cache.get(ALL);
-        cache.get(xml);   // one curl of the XML registry
+        cache.get(xml);   // one curl of the XML delta
         for (int i = 0; i < 70; i++) {   // 70 s of churn while only JSON clients keep polling
             clock.advance(Duration.ofSeconds(1));
             registry.register(Instances.up("A", "i-" + i), Origin.CLIENT);
