@@ -138,8 +138,8 @@ public final class ResponseCache implements RegistryListener {
     private final Cache<CacheKey, Payload> absent = CacheBuilder.newBuilder().maximumSize(ABSENT_ENTRIES).build();
     /** Request shapes clients have fetched gzipped: their rebuilds compress at once, off the request path. */
     private final Set<CacheKey> gzipWanted = ConcurrentHashMap.newKeySet();
-    /** Client defaults the refresher left to their next reader ({@link #LEFT_TO_READER_MAX_BYTES}). */
-    private final Set<CacheKey> leftToReader = ConcurrentHashMap.newKeySet();
+    /** Whether the client defaults were built once reads opened (refresher only: from then on they go as any shape). */
+    private boolean defaultsBuilt;
     /** Set when changes left the delta's window; the refresher rebuilds the delta shapes and clears it. */
     private volatile boolean deltaMoved;
     private final LongAdder hits = new LongAdder();
@@ -204,7 +204,6 @@ public final class ResponseCache implements RegistryListener {
         p.markRead(clock.millis());
         if (!p.namesNothingHere()) {
             readOnly.put(key, p);
-            leftToReader.remove(key);
         }
         return p;
     }
@@ -221,15 +220,16 @@ public final class ResponseCache implements RegistryListener {
      */
     public void refreshReadOnly(boolean readsOpen) {
         long now = clock.millis();
-        if (readsOpen && useReadOnly) {
+        if (readsOpen && useReadOnly && !defaultsBuilt) {
             for (CacheKey key : CLIENT_DEFAULTS) {
-                if (!readOnly.containsKey(key) && !leftToReader.contains(key)) {
+                if (!readOnly.containsKey(key)) {
                     gzipWanted.add(key);
                     Payload p = fresh(key);
                     p.markRead(now);
                     readOnly.putIfAbsent(key, p);
                 }
             }
+            defaultsBuilt = true;
         }
         boolean windowMoved = deltaMoved;
         deltaMoved = false;
@@ -242,8 +242,7 @@ public final class ResponseCache implements RegistryListener {
             } else if (!moved && !isStale(e.getKey(), old)) {
                 continue;
             } else if (leftToReader(e.getKey(), old, now)) {
-                leftToReader.add(e.getKey());
-                readOnly.remove(e.getKey(), old);
+                readOnly.remove(e.getKey(), old);   // as an idle shape
             } else if (now - old.builtAt() < waitAfterBuild(old, now)) {
                 deltaMoved |= moved;   // an expensive shape (a start-up burst into 100,000 instances) waits its turn
             } else {
