@@ -54,6 +54,26 @@ public final class Report {
                     .append(" |\n");
         }
         md.append("\n");
+        aboveFloor(md, muster, anchor);
+    }
+
+    /**
+     * With the churn floor measured (mixed_canned, a web application that answers the churn mix and does nothing,
+     * on Muster's Tomcat), what each server costs above it: the part of a churn request a registry's own code
+     * decides, apart from what the container charges any application on this machine that day.
+     */
+    private static void aboveFloor(StringBuilder md, Map<String, String> muster, Map<String, String> anchor) {
+        String key = "mixed_server_cpu_us_per_request";
+        try {
+            double floor = Double.parseDouble(muster.get("mixed_canned_server_cpu_us_per_request"));
+            double m = Double.parseDouble(muster.get(key)) - floor;
+            double a = Double.parseDouble(anchor.get(key)) - floor;
+            md.append(String.format("Churn above the churn floor (%.1f µs, mixed_canned): Muster %.1f µs, anchor %.1f µs"
+                    + " per request (Muster / anchor %.2f); the floor is %.2f of the anchor's churn.%n%n", floor, m, a,
+                    m / a, floor / (a + floor)));
+        } catch (NullPointerException | NumberFormatException notMeasured) {
+            // no churn floor in this run
+        }
     }
 
     /** Requests a second: as measured, or a mixed phase's requests over its seconds. */
