@@ -28,6 +28,10 @@ for _ in 1 2 3 4 5 6; do lt register --instances 10000 --apps 500 --concurrency 
 echo "Muster, first churn round (warm-up): $(lt mixed "${churn[@]}" --url "http://127.0.0.1:$port/eureka/" | cpu mixed) µs per request"
 curl -sf -H 'Accept: application/json' -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port/eureka/apps/delta" \
   -o "$apps/canned/WEB-INF/delta.json.gz"
+for _ in $(seq 1 60); do   # Tomcat's autoDeploy looks for new applications every 10 s
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/canned-empty/apps/delta")" = 200 ] && break
+  sleep 1
+done
 echo "deltas: Muster's $(stat -c %s "$apps/canned/WEB-INF/delta.json.gz") bytes, empty $(stat -c %s "$apps/canned-empty/WEB-INF/delta.json.gz") bytes"
 for round in $(seq "${ROUNDS:-3}"); do
   for app in canned canned-empty; do
